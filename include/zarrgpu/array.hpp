@@ -1,0 +1,93 @@
+// Arrays and groups: the public C++ API.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "zarrgpu/buffer.hpp"
+#include "zarrgpu/device.hpp"
+#include "zarrgpu/metadata.hpp"
+#include "zarrgpu/selection.hpp"
+#include "zarrgpu/store.hpp"
+
+namespace zarrgpu {
+
+struct ReadOptions {
+  unsigned threads = 0;         // 0: hardware concurrency
+  void* cuda_stream = nullptr;  // Device::cuda reads: the caller's stream (cudaStream_t)
+  bool verify_checksums = true;
+};
+
+struct WriteOptions {
+  unsigned threads = 0;
+  bool write_empty_chunks = false;  // false: chunks equal to the fill value are not stored (erased)
+};
+
+class Array {
+ public:
+  // Opens the array at `path` ("" = the store root); format 3 zarr.json first, then .zarray.
+  static Array open(std::shared_ptr<Store> store, std::string path = "");
+  // Writes metadata (zarr.json, or .zarray/.zattrs when metadata.zarr_format == 2).
+  static Array create(std::shared_ptr<Store> store, std::string path, ArrayMetadata metadata,
+                      bool overwrite = false);
+  Array(std::shared_ptr<Store> store, std::string path, ArrayMetadata metadata);
+
+  const ArrayMetadata& metadata() const noexcept { return *metadata_; }
+  const std::string& path() const noexcept { return path_; }
+  const std::shared_ptr<Store>& store() const noexcept { return store_; }
+  std::vector<std::uint64_t> shape() const { return metadata_->shape; }
+  DataType dtype() const noexcept { return metadata_->data_type; }
+
+  // Reads `selection` into `out`: C order, native byte order, exactly
+  // product(result_shape) * size_of(dtype) bytes. Missing chunks read as the fill value.
+  void read(const Selection& selection, std::span<std::byte> out, const ReadOptions& = {}) const;
+  Bytes read(const Selection& selection = {}, const ReadOptions& = {}) const;
+  // Device::cuda: `out` is a device pointer of the selection's byte size.
+  void read(const Selection& selection, void* out, std::size_t out_bytes, Device device,
+            const ReadOptions& = {}) const;
+
+  // Writes `data` (C order, native byte order, the selection's shape) into the
+  // selection; partial chunks are read, modified and written back.
+  void write(const Selection& selection, std::span<const std::byte> data, const WriteOptions& = {});
+
+  // The store key of a chunk at grid coordinates.
+  std::string chunk_key(std::span<const std::uint64_t> chunk_coords) const;
+
+ private:
+  std::shared_ptr<Store> store_;
+  std::string path_;
+  std::shared_ptr<const ArrayMetadata> metadata_;
+};
+
+class Group {
+ public:
+  // Opens the group at `path`; uses consolidated metadata when present.
+  static Group open(std::shared_ptr<Store> store, std::string path = "");
+  static Group create(std::shared_ptr<Store> store, std::string path, GroupMetadata metadata = {},
+                      bool overwrite = false);
+
+  const GroupMetadata& metadata() const noexcept { return metadata_; }
+  const std::string& path() const noexcept { return path_; }
+  bool is_consolidated() const noexcept { return consolidated_.has_value(); }
+  // Direct children (names), arrays and groups.
+  std::vector<std::string> members() const;
+  // Every node below, path relative to this group -> metadata (consolidated if available).
+  std::map<std::string, NodeMetadata> tree() const;
+  Array open_array(const std::string& relative_path) const;
+  Group open_group(const std::string& relative_path) const;
+
+ private:
+  std::shared_ptr<Store> store_;
+  std::string path_;
+  GroupMetadata metadata_;
+  std::optional<ConsolidatedMetadata> consolidated_;
+};
+
+// Reads the node at `path`: an array or a group (format 3 first, then 2).
+NodeMetadata open_node(Store& store, const std::string& path);
+
+}  // namespace zarrgpu

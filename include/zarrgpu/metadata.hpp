@@ -1,0 +1,123 @@
+// One in-memory model of Zarr array and group metadata, for format 2 and 3.
+//
+// Format 2 arrays are described by the equivalent format 3 codec chain
+// (order F -> transpose, value filters -> array-to-array codecs, the dtype's
+// byte order -> `bytes`, byte filters and the compressor -> bytes-to-bytes
+// codecs), so the engine knows one chain only. The original v2 fields are
+// kept in `ArrayMetadata::v2` so a `.zarray` writes back unchanged.
+#pragma once
+
+#include <array>
+#include <cstring>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "zarrgpu/data_type.hpp"
+
+namespace zarrgpu {
+
+using json = nlohmann::json;
+
+// One element's value, native byte order, in the first size_of(data_type) bytes.
+struct FillValue {
+  std::array<std::byte, 16> bytes{};
+  bool is_null = false;  // format 2 `"fill_value": null`: reads give zeros
+
+  bool operator==(const FillValue&) const = default;
+  template <class T> static FillValue of(const T& v) {
+    FillValue f; static_assert(sizeof(T) <= 16); std::memcpy(f.bytes.data(), &v, sizeof(T)); return f;
+  }
+  bool is_zero(DataType t) const noexcept;
+};
+
+// Zarr v3 §"Fill value": numbers, "NaN", "Infinity", "-Infinity", "0x…" hex of the
+// float's bits, [re, im] pairs for complex, true/false for bool. Throws invalid_metadata.
+FillValue parse_fill_value(const json& j, DataType t, int zarr_format);
+json fill_value_to_json(const FillValue& f, DataType t, int zarr_format);
+
+struct CodecSpec {
+  std::string name;  // "bytes", "zstd", "sharding_indexed", "numcodecs.delta", ...
+  json configuration = json::object();
+  bool must_understand = true;
+  bool operator==(const CodecSpec&) const = default;
+};
+
+struct ChunkKeyEncoding {
+  enum class Kind : std::uint8_t { default_, v2 };
+  Kind kind = Kind::default_;
+  char separator = '/';
+
+  // default: "c/1/2" ("c" for 0-d); v2: "1.2" ("0" for 0-d).
+  std::string encode(std::span<const std::uint64_t> chunk_coords) const;
+  bool operator==(const ChunkKeyEncoding&) const = default;
+};
+
+struct ArrayMetadata {
+  int zarr_format = 3;
+  std::vector<std::uint64_t> shape;
+  std::vector<std::uint64_t> chunk_shape;  // regular grid
+  DataType data_type = DataType::float32;
+  FillValue fill_value;
+  ChunkKeyEncoding chunk_key_encoding;
+  std::vector<CodecSpec> codecs;  // format 3 chain (format 2: the equivalent chain)
+  std::optional<std::vector<std::optional<std::string>>> dimension_names;
+  json attributes = json::object();
+
+  // Format 2 fields, as read (or as to be written).
+  struct V2 {
+    char order = 'C';
+    Endian endian = Endian::little;
+    json filters = nullptr;
+    json compressor = nullptr;
+  } v2;
+
+  std::size_t ndim() const noexcept { return shape.size(); }
+  std::uint64_t num_elements() const noexcept;
+  // Chunks along each dimension (ceil(shape / chunk_shape)).
+  std::vector<std::uint64_t> grid_shape() const;
+};
+
+struct GroupMetadata {
+  int zarr_format = 3;
+  json attributes = json::object();
+};
+
+using NodeMetadata = std::variant<ArrayMetadata, GroupMetadata>;
+
+// Consolidated metadata: every node below a group, keyed by its path relative
+// to that group ("a", "a/b"). Format 3 inline (`consolidated_metadata` in the
+// root zarr.json, as zarr-python writes it) and format 2 `.zmetadata`.
+struct ConsolidatedMetadata {
+  std::map<std::string, NodeMetadata> nodes;
+};
+
+// ---- parsing and writing (src/metadata) ------------------------------------
+// `path` only names the node in error messages. All throw Error(invalid_metadata
+// or unsupported) naming the node and the field.
+NodeMetadata parse_zarr_json(const json& doc, std::string_view path);
+ArrayMetadata parse_zarray(const json& zarray, const json& zattrs, std::string_view path);
+GroupMetadata parse_zgroup(const json& zgroup, const json& zattrs, std::string_view path);
+// Inline consolidated metadata of a v3 group zarr.json, if present.
+std::optional<ConsolidatedMetadata> parse_consolidated_v3(const json& group_doc, std::string_view path);
+// A v2 `.zmetadata` document.
+ConsolidatedMetadata parse_zmetadata(const json& doc, std::string_view path);
+
+json to_zarr_json(const ArrayMetadata& m);
+json to_zarr_json(const GroupMetadata& m);
+json to_zarray(const ArrayMetadata& m);  // format 2 .zarray (attributes go to .zattrs)
+json to_zgroup(const GroupMetadata& m);
+
+// Builds the format 3 chain equivalent to v2 order/dtype endianness/filters/compressor.
+std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, std::size_t ndim,
+                                      std::string_view path);
+
+}  // namespace zarrgpu
