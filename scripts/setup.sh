@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what zarrgpu needs on a fresh Debian/Ubuntu machine, idempotently:
+# the system libraries (Debian -dev packages) and a Python virtual environment
+# (.venv) with the test peers (zarr-python, TensorStore, xarray…).
+# Quick when everything is already there.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+apt_packages=(build-essential cmake ninja-build pkg-config git python3-venv
+  libzstd-dev liblz4-dev libblosc-dev zlib1g-dev libdeflate-dev libxxhash-dev
+  nlohmann-json3-dev libgtest-dev libgmock-dev libssl-dev zstd clang)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing system packages: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+venv="$root/.venv"
+stamp="$venv/.requirements.sha256"
+want=$(cat requirements-dev.txt 2>/dev/null | sha256sum | cut -d' ' -f1)
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "setup: creating the Python environment in .venv"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  [ -f requirements-dev.txt ] && "$venv/bin/python" -m pip install -q -r requirements-dev.txt
+  echo "$want" > "$stamp"
+fi

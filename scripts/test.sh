@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs every test: set-up, build, GoogleTest suites (ctest), the Python tests
+# (pytest), the corpus and corrupt-input suites again under AddressSanitizer and
+# UBSan, and a bounded fuzzing run of the Zstd decoder.
+# GPU tests skip themselves on a machine without a GPU.
+#   ZARRGPU_TEST_QUICK=1  skips the sanitizer build and the fuzzer.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+"$root/scripts/setup.sh"
+jobs=${ZARRGPU_JOBS:-$(nproc)}
+status=0
+
+step() { printf '\n==== %s\n' "$*"; }
+
+step "build (build/)"
+"$root/scripts/build.sh" -DZARRGPU_BUILD_PYTHON=ON -DPython_EXECUTABLE="$root/.venv/bin/python"
+
+step "GoogleTest suites"
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900 || status=1
+
+step "Python tests"
+export ZARRGPU_BIN="$root/build/tools/zarrgpu/zarrgpu"
+export ZARRGPU_CORPUS_DIR="${ZARRGPU_CORPUS_DIR:-$root/../shared/corpus}"
+export PYTHONPATH="$root/build/python${PYTHONPATH:+:$PYTHONPATH}"
+set +e
+"$root/.venv/bin/python" -m pytest -q tests/python
+rc=$?
+set -e
+# Exit code 5 means no tests were collected: treat as failure only if tests exist.
+if [ $rc -ne 0 ] && ! { [ $rc -eq 5 ] && [ -z "$(ls tests/python/test_*.py 2>/dev/null)" ]; }; then status=1; fi
+
+if [ "${ZARRGPU_TEST_QUICK:-0}" != 1 ]; then
+  step "AddressSanitizer + UBSan build (build-asan/): corpus, codecs, decoder, engine"
+  if [ ! -f build-asan/build.ninja ]; then
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DZARRGPU_CUDA=OFF \
+      -DZARRGPU_SANITIZE=address,undefined -DZARRGPU_BUILD_BENCH=OFF >/dev/null
+  fi
+  cmake --build build-asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 1800 || status=1
+
+  if [ -x fuzz/zstd_decoder/run.sh ]; then
+    step "fuzzing the Zstd decoder (bounded)"
+    fuzz/zstd_decoder/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || status=1
+  fi
+fi
+
+step "done"
+if [ $status -ne 0 ]; then echo "FAILED"; else echo "all test steps passed"; fi
+exit $status
