@@ -1,0 +1,221 @@
+#include "engine/plan.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "zarrgpu/error.hpp"
+
+namespace zarrgpu::engine {
+
+std::vector<DimChunk> split_dimension(std::uint64_t first, std::int64_t step, std::uint64_t count,
+                                      std::uint64_t out_first, std::uint64_t chunk_extent) {
+  std::vector<DimChunk> out;
+  if (count == 0) return out;
+  if (chunk_extent == 0) throw Error(ErrorKind::internal, "split_dimension: chunk extent 0");
+  const std::uint64_t abs_step = step < 0 ? std::uint64_t(-(step + 1)) + 1 : std::uint64_t(step);
+  std::uint64_t k = 0;
+  while (k < count) {
+    const std::uint64_t idx = step < 0 ? first - k * abs_step : first + k * abs_step;
+    const std::uint64_t c = idx / chunk_extent;
+    const std::uint64_t lo = c * chunk_extent;
+    // Positions of the progression that stay inside [lo, lo + chunk_extent).
+    std::uint64_t n = step < 0 ? (idx - lo) / abs_step + 1
+                               : (lo + chunk_extent - idx + abs_step - 1) / abs_step;
+    n = std::min(n, count - k);
+    out.push_back({c, {idx - lo, step, out_first + k, n}});
+    k += n;
+  }
+  return out;
+}
+
+std::uint64_t ShardLayout::num_inner_chunks() const noexcept {
+  std::uint64_t n = 1;
+  for (auto c : chunks_per_shard) n *= c;
+  return n;
+}
+
+namespace {
+
+std::vector<CodecSpec> codec_specs(const json& j, std::string_view path, const char* field) {
+  std::vector<CodecSpec> out;
+  if (!j.is_array()) {
+    throw Error(ErrorKind::invalid_metadata, std::string("sharding_indexed: '") + field + "' is not a list",
+                {std::string(path), "", "sharding_indexed", ""});
+  }
+  for (const auto& c : j) {
+    CodecSpec s;
+    if (c.is_string()) {
+      s.name = c.get<std::string>();
+    } else if (c.is_object() && c.contains("name") && c["name"].is_string()) {
+      s.name = c["name"].get<std::string>();
+      if (c.contains("configuration")) s.configuration = c["configuration"];
+      if (c.contains("must_understand") && c["must_understand"].is_boolean())
+        s.must_understand = c["must_understand"].get<bool>();
+    } else {
+      throw Error(ErrorKind::invalid_metadata, std::string("sharding_indexed: bad codec in '") + field + "'",
+                  {std::string(path), "", "sharding_indexed", ""});
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<ShardLayout> partial_shard_layout(const ArrayMetadata& m, std::string_view path) {
+  if (m.codecs.empty() || m.codecs.back().name != "sharding_indexed") return std::nullopt;
+  // Only array->bytes may be sharding_indexed when it is last; anything before
+  // it must be array->array (which permutes positions) -> no partial reads.
+  if (m.codecs.size() != 1) return std::nullopt;
+  const json& cfg = m.codecs.back().configuration;
+  const ErrorContext ctx{std::string(path), "", "sharding_indexed", ""};
+  auto bad = [&](const std::string& what) { return Error(ErrorKind::invalid_metadata, "sharding_indexed: " + what, ctx); };
+  if (!cfg.is_object() || !cfg.contains("chunk_shape") || !cfg["chunk_shape"].is_array())
+    throw bad("missing 'chunk_shape'");
+  ShardLayout layout;
+  for (const auto& v : cfg["chunk_shape"]) {
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0) throw bad("'chunk_shape' must hold positive integers");
+    layout.inner_chunk_shape.push_back(v.get<std::uint64_t>());
+  }
+  if (layout.inner_chunk_shape.size() != m.ndim()) throw bad("'chunk_shape' rank differs from the array's");
+  for (std::size_t d = 0; d < m.ndim(); ++d) {
+    // Sharding spec: the shard shape must be divisible by the inner chunk shape.
+    if (m.chunk_shape[d] % layout.inner_chunk_shape[d] != 0)
+      throw bad("inner chunk shape does not divide the shard shape");
+    layout.chunks_per_shard.push_back(m.chunk_shape[d] / layout.inner_chunk_shape[d]);
+  }
+  layout.inner_codecs = cfg.contains("codecs") ? codec_specs(cfg["codecs"], path, "codecs")
+                                               : std::vector<CodecSpec>{{"bytes", {{"endian", "little"}}}};
+  layout.index_codecs = cfg.contains("index_codecs")
+                            ? codec_specs(cfg["index_codecs"], path, "index_codecs")
+                            : std::vector<CodecSpec>{{"bytes", {{"endian", "little"}}}, {"crc32c", json::object()}};
+  if (cfg.contains("index_location")) {
+    const auto& loc = cfg["index_location"];
+    if (loc == "start") layout.index_location = ShardLayout::IndexLocation::start;
+    else if (loc == "end") layout.index_location = ShardLayout::IndexLocation::end;
+    else throw bad("'index_location' must be \"start\" or \"end\"");
+  }
+  return layout;
+}
+
+Plan::Plan(const ArrayMetadata& m, std::string array_path, std::vector<DimRange> ranges)
+    : ranges_(std::move(ranges)), shape_(m.shape), chunk_shape_(m.chunk_shape),
+      key_encoding_(m.chunk_key_encoding), element_size_(size_of(m.data_type)) {
+  const std::size_t nd = m.ndim();
+  if (ranges_.size() != nd || chunk_shape_.size() != nd) {
+    throw Error(ErrorKind::internal, "plan: selection rank differs from the array's", {array_path, "", "", ""});
+  }
+  for (auto c : chunk_shape_) {
+    if (c == 0) throw Error(ErrorKind::invalid_metadata, "chunk shape has a zero extent", {array_path, "", "", ""});
+  }
+  if (!array_path.empty()) key_prefix_ = array_path + "/";
+  for (std::size_t d = 0; d < nd; ++d) {
+    grid_shape_.push_back(shape_[d] == 0 ? 0 : (shape_[d] + chunk_shape_[d] - 1) / chunk_shape_[d]);
+    if (ranges_[d].keeps_dim) out_shape_.push_back(ranges_[d].count);
+  }
+  out_elements_ = 1;
+  for (auto n : out_shape_) out_elements_ *= n;
+  // C-order strides over the kept dimensions, mapped back onto array dims.
+  out_strides_.assign(nd, 0);
+  std::uint64_t stride = 1;
+  for (std::size_t d = nd; d-- > 0;) {
+    if (!ranges_[d].keeps_dim) continue;
+    out_strides_[d] = stride;
+    stride *= ranges_[d].count;
+  }
+  num_chunks_ = 1;
+  per_dim_.resize(nd);
+  for (std::size_t d = 0; d < nd; ++d) {
+    const auto& r = ranges_[d];
+    per_dim_[d] = split_dimension(std::uint64_t(r.start), r.step, r.count, 0, chunk_shape_[d]);
+    num_chunks_ *= per_dim_[d].size();
+  }
+  shard_layout_ = partial_shard_layout(m, array_path);
+}
+
+ChunkPlan Plan::make_chunk(std::vector<std::uint64_t> coords, std::vector<DimMapping> dims,
+                           std::span<const std::uint64_t> chunk_extent,
+                           std::span<const std::uint64_t> valid_extent) const {
+  ChunkPlan c;
+  c.coords = std::move(coords);
+  c.dims = std::move(dims);
+  c.num_selected = 1;
+  c.covers_valid_region = true;
+  c.contiguous_in_output = true;
+  for (std::size_t d = 0; d < c.dims.size(); ++d) {
+    const auto& dm = c.dims[d];
+    c.num_selected *= dm.count;
+    c.out_offset += dm.out_first * out_strides_[d];
+    const bool unit = dm.count <= 1 || dm.chunk_step == 1 || dm.chunk_step == -1;
+    if (!(unit && dm.count == valid_extent[d])) c.covers_valid_region = false;
+    if (!(dm.count == chunk_extent[d] && (dm.count <= 1 || dm.chunk_step == 1))) c.contiguous_in_output = false;
+  }
+  if (c.contiguous_in_output) {
+    std::uint64_t expected = 1;
+    for (std::size_t d = c.dims.size(); d-- > 0;) {
+      if (c.dims[d].count > 1 && out_strides_[d] != expected) { c.contiguous_in_output = false; break; }
+      expected *= c.dims[d].count;
+    }
+  }
+  return c;
+}
+
+ChunkPlan Plan::chunk(std::uint64_t i) const {
+  const std::size_t nd = per_dim_.size();
+  std::vector<std::uint64_t> coords(nd);
+  std::vector<DimMapping> dims(nd);
+  std::vector<std::uint64_t> valid(nd);
+  for (std::size_t d = nd; d-- > 0;) {
+    const auto n = per_dim_[d].size();
+    const auto& dc = per_dim_[d][i % n];
+    i /= n;
+    coords[d] = dc.coord;
+    dims[d] = dc.map;
+    valid[d] = std::min(chunk_shape_[d], shape_[d] - dc.coord * chunk_shape_[d]);
+  }
+  std::uint64_t linear = 0;
+  for (std::size_t d = 0; d < nd; ++d) linear = linear * grid_shape_[d] + coords[d];
+  ChunkPlan c = make_chunk(std::move(coords), std::move(dims), chunk_shape_, valid);
+  c.linear_index = linear;
+  c.key = key_prefix_ + key_encoding_.encode(c.coords);
+  return c;
+}
+
+std::vector<ChunkPlan> Plan::inner_chunks(const ChunkPlan& shard) const {
+  std::vector<ChunkPlan> out;
+  if (!shard_layout_) return out;
+  const auto& L = *shard_layout_;
+  const std::size_t nd = shard.dims.size();
+  std::vector<std::vector<DimChunk>> lists(nd);
+  std::uint64_t total = 1;
+  for (std::size_t d = 0; d < nd; ++d) {
+    const auto& m = shard.dims[d];
+    lists[d] = split_dimension(m.chunk_first, m.chunk_step, m.count, m.out_first, L.inner_chunk_shape[d]);
+    total *= lists[d].size();
+  }
+  out.reserve(total);
+  std::vector<std::uint64_t> coords(nd), valid(nd);
+  std::vector<DimMapping> dims(nd);
+  for (std::uint64_t i = 0; i < total; ++i) {
+    std::uint64_t rest = i;
+    for (std::size_t d = nd; d-- > 0;) {
+      const auto n = lists[d].size();
+      const auto& dc = lists[d][rest % n];
+      rest /= n;
+      coords[d] = dc.coord;
+      dims[d] = dc.map;
+      // Valid positions of the shard, then of the inner chunk inside it.
+      const std::uint64_t shard_valid = std::min(chunk_shape_[d], shape_[d] - shard.coords[d] * chunk_shape_[d]);
+      const std::uint64_t origin = dc.coord * L.inner_chunk_shape[d];
+      valid[d] = std::min(L.inner_chunk_shape[d], shard_valid - origin);
+    }
+    std::uint64_t linear = 0;
+    for (std::size_t d = 0; d < nd; ++d) linear = linear * L.chunks_per_shard[d] + coords[d];
+    ChunkPlan c = make_chunk(coords, dims, L.inner_chunk_shape, valid);
+    c.linear_index = linear;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace zarrgpu::engine
