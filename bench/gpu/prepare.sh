@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# On the GPU machine (no network): bring in what its image lacks, from files
+# carried with the call — Debian -dev packages in .deps/ and PyPI wheels in .whl/
+# (see bench/gpu/README.md for how to fetch them). Source it: it exports paths.
+set -u
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+need() { [ -e "$1" ] || { for d in "${@:2}"; do f=$(ls "$root"/.deps/${d}_*.deb 2>/dev/null | head -1); [ -n "$f" ] && dpkg -x "$f" / && echo "prepare: unpacked $(basename "$f")"; done; }; }
+if [ -d "$root/.deps" ]; then
+  need /usr/include/nlohmann/json.hpp nlohmann-json3-dev
+  need /usr/include/blosc.h libblosc-dev libblosc1 libsnappy1v5
+  need /usr/include/gtest/gtest.h libgtest-dev libgmock-dev
+  need /usr/include/xxhash.h libxxhash-dev
+  need /usr/include/lz4.h liblz4-dev
+  need /usr/include/zstd.h libzstd-dev
+  need /usr/include/openssl/sha.h libssl-dev
+  need /usr/include/libdeflate.h libdeflate-dev libdeflate0
+  ldconfig
+fi
+if [ -d "$root/.whl" ] && ls "$root"/.whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$root"/.whl/*.whl \
+    && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+fi
+export ZARRGPU_CORPUS_DIR="$root/.corpus"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/prepare: GPU /'
