@@ -1,0 +1,26 @@
+# zarrgpu_find_library(<PREFIX> <pkg-config module> <header> <library names...>)
+# Defines the imported target PkgConfig::<PREFIX> through pkg-config when it is
+# available, else through find_path/find_library (images without pkg-config).
+function(zarrgpu_find_library prefix module header)
+  if(TARGET PkgConfig::${prefix})
+    return()
+  endif()
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(${prefix} QUIET IMPORTED_TARGET GLOBAL ${module})
+    if(TARGET PkgConfig::${prefix})
+      message(STATUS "zarrgpu: ${module} ${${prefix}_VERSION} (pkg-config)")
+      return()
+    endif()
+  endif()
+  find_path(${prefix}_INCLUDE_DIR ${header})
+  find_library(${prefix}_LIBRARY NAMES ${ARGN})
+  if(NOT ${prefix}_INCLUDE_DIR OR NOT ${prefix}_LIBRARY)
+    message(FATAL_ERROR "zarrgpu needs ${module} (${header}); on Debian/Ubuntu run scripts/setup.sh")
+  endif()
+  add_library(PkgConfig::${prefix} UNKNOWN IMPORTED GLOBAL)
+  set_target_properties(PkgConfig::${prefix} PROPERTIES
+    IMPORTED_LOCATION "${${prefix}_LIBRARY}"
+    INTERFACE_INCLUDE_DIRECTORIES "${${prefix}_INCLUDE_DIR}")
+  message(STATUS "zarrgpu: ${module} ${${prefix}_LIBRARY}")
+endfunction()
