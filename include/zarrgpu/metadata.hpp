@@ -36,6 +36,8 @@ struct FillValue {
   template <class T> static FillValue of(const T& v) {
     FillValue f; static_assert(sizeof(T) <= 16); std::memcpy(f.bytes.data(), &v, sizeof(T)); return f;
   }
+  // True when reads may memset zero: null, or all size_of(t) bytes zero
+  // (so -0.0 is not zero).
   bool is_zero(DataType t) const noexcept;
 };
 
@@ -78,17 +80,21 @@ struct ArrayMetadata {
     Endian endian = Endian::little;
     json filters = nullptr;
     json compressor = nullptr;
+    bool operator==(const V2&) const = default;
   } v2;
 
   std::size_t ndim() const noexcept { return shape.size(); }
   std::uint64_t num_elements() const noexcept;
   // Chunks along each dimension (ceil(shape / chunk_shape)).
   std::vector<std::uint64_t> grid_shape() const;
+
+  bool operator==(const ArrayMetadata&) const = default;
 };
 
 struct GroupMetadata {
   int zarr_format = 3;
   json attributes = json::object();
+  bool operator==(const GroupMetadata&) const = default;
 };
 
 using NodeMetadata = std::variant<ArrayMetadata, GroupMetadata>;
@@ -98,6 +104,7 @@ using NodeMetadata = std::variant<ArrayMetadata, GroupMetadata>;
 // root zarr.json, as zarr-python writes it) and format 2 `.zmetadata`.
 struct ConsolidatedMetadata {
   std::map<std::string, NodeMetadata> nodes;
+  bool operator==(const ConsolidatedMetadata&) const = default;
 };
 
 // ---- parsing and writing (src/metadata) ------------------------------------

@@ -1,0 +1,69 @@
+// Format 2 `.zarray` (+ `.zattrs`) (Zarr v2 §"Metadata").
+#include "metadata/chunk_key_encoding.hpp"
+#include "metadata/fill_value.hpp"
+#include "metadata/node_metadata.hpp"
+
+namespace zarrgpu {
+
+ArrayMetadata parse_zarray(const json& zarray, const json& zattrs, std::string_view path) {
+  using namespace metadata;
+  const FieldPath at{path, ""};
+  expect_object(zarray, at);
+  expect_zarr_format(zarray, 2, at);
+
+  ArrayMetadata m;
+  m.zarr_format = 2;
+  m.shape = as_extents(require(zarray, "shape", at), at / "shape", 0);
+  checked_product(m.shape, at / "shape");
+  m.chunk_shape = as_extents(require(zarray, "chunks", at), at / "chunks", 1);
+  if (m.chunk_shape.size() != m.shape.size())
+    fail(ErrorKind::invalid_metadata, at / "chunks",
+         "has " + std::to_string(m.chunk_shape.size()) + " dimensions, the shape has " +
+             std::to_string(m.shape.size()));
+
+  const json& dtype = require(zarray, "dtype", at);
+  if (dtype.is_array())
+    fail(ErrorKind::unsupported, at / "dtype", "structured data types are not supported");
+  const std::string dtype_str = as_string(dtype, at / "dtype");
+  auto t = from_numpy_str(dtype_str, &m.v2.endian);
+  if (!t) fail(ErrorKind::unsupported, at / "dtype", "unknown data type \"" + dtype_str + "\"");
+  m.data_type = *t;
+
+  m.fill_value = parse_fill_value(require(zarray, "fill_value", at), m.data_type, 2, at / "fill_value");
+
+  const std::string order = as_string(require(zarray, "order", at), at / "order");
+  if (order != "C" && order != "F")
+    fail(ErrorKind::invalid_metadata, at / "order", "expected \"C\" or \"F\", got \"" + order + "\"");
+  m.v2.order = order[0];
+
+  if (const json* f = find(zarray, "filters"); f != nullptr && !f->is_null()) {
+    expect_array(*f, at / "filters");
+    for (std::size_t i = 0; i < f->size(); ++i) expect_object((*f)[i], (at / "filters")[i]);
+    // zarr-python writes null, never [], for no filters; keep [] as null so a
+    // round trip writes what zarr-python would.
+    if (!f->empty()) m.v2.filters = *f;
+  }
+  if (const json* c = find(zarray, "compressor"); c != nullptr && !c->is_null()) {
+    expect_object(*c, at / "compressor");
+    m.v2.compressor = *c;
+  }
+  m.chunk_key_encoding = parse_dimension_separator(find(zarray, "dimension_separator"), at / "dimension_separator");
+  m.attributes = parse_zattrs(zattrs, FieldPath{path, ".zattrs"});
+  m.codecs = v2_codec_chain(m.v2, m.data_type, m.ndim(), path);
+  return m;
+}
+
+json to_zarray(const ArrayMetadata& m) {
+  // The members zarr-python 2 writes; nlohmann's sorted keys give its order too.
+  return {{"chunks", m.chunk_shape},
+          {"compressor", m.v2.compressor},
+          {"dimension_separator", std::string(1, m.chunk_key_encoding.separator)},
+          {"dtype", numpy_str(m.data_type, m.v2.endian)},
+          {"fill_value", fill_value_to_json(m.fill_value, m.data_type, 2)},
+          {"filters", m.v2.filters},
+          {"order", std::string(1, m.v2.order)},
+          {"shape", m.shape},
+          {"zarr_format", 2}};
+}
+
+}  // namespace zarrgpu

@@ -1,0 +1,17 @@
+// Whole metadata documents: the zarr.json entry point and the format 2
+// pieces shared by .zarray and .zgroup.
+#pragma once
+
+#include "metadata/json_field.hpp"
+
+namespace zarrgpu::metadata {
+
+// The entry point behind zarrgpu::parse_zarr_json, for callers (consolidated
+// metadata) that already have a FieldPath.
+NodeMetadata parse_zarr_json(const json& doc, const FieldPath& at);
+
+void expect_zarr_format(const json& doc, int expected, const FieldPath& at);
+// .zattrs (null when the file is absent) -> attributes.
+json parse_zattrs(const json& zattrs, const FieldPath& at);
+
+}  // namespace zarrgpu::metadata
