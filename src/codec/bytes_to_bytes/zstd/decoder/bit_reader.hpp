@@ -1,0 +1,122 @@
+// Bit readers of RFC 8878 §4.1 (forward, for FSE table descriptions) and
+// §4.1.2 / §4.2.2 (backward, for FSE and Huffman bitstreams).
+#pragma once
+
+#include <cstring>
+
+#include "config.hpp"
+
+namespace zarrgpu::zstd {
+
+// Bytes [pos, pos + 8) of the buffer [base, base + size) as a little-endian
+// word; bytes outside the buffer read as zero and are never touched, so the
+// reader never leaves the chunk's input even at the edge of an allocation.
+ZARRGPU_HD_INLINE uint64_t load_le64_zero_filled(const uint8_t* base, int64_t pos, size_t size) {
+  if (pos >= 0 && static_cast<uint64_t>(pos) + 8 <= size) {
+    const uint8_t* p = base + pos;
+#if defined(__CUDA_ARCH__)
+    // Two aligned 8-byte loads when both words lie inside the buffer,
+    // otherwise byte loads: unaligned wide loads fault on the GPU.
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
+    const uint32_t misalign = static_cast<uint32_t>(addr & 7u);
+    if (misalign == 0) return *reinterpret_cast<const uint64_t*>(p);
+    const uint8_t* lo = p - misalign;
+    if (lo >= base && lo + 16 <= base + size) {
+      const uint64_t w0 = reinterpret_cast<const uint64_t*>(lo)[0];
+      const uint64_t w1 = reinterpret_cast<const uint64_t*>(lo)[1];
+      return (w0 >> (8 * misalign)) | (w1 << (64 - 8 * misalign));
+    }
+    return load_le64_bytes(p);
+#else
+    uint64_t v;
+    std::memcpy(&v, p, 8);  // little-endian hosts only (x86-64, aarch64)
+    return v;
+#endif
+  }
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) {
+    const int64_t q = pos + i;
+    if (q >= 0 && static_cast<uint64_t>(q) < size) v |= static_cast<uint64_t>(base[q]) << (8 * i);
+  }
+  return v;
+}
+
+// Little-endian, least-significant-bit-first reader (RFC 8878 §4.1.1).
+// Reading past the end yields zeros; overrun() tells whether that happened.
+struct ForwardBitReader {
+  const uint8_t* base;
+  size_t size;
+  uint64_t bit_pos;
+
+  ZARRGPU_HD_INLINE ForwardBitReader(const uint8_t* b, size_t s) : base(b), size(s), bit_pos(0) {}
+
+  // Up to 32 bits without consuming them.
+  ZARRGPU_HD_INLINE uint32_t peek(uint32_t n) const {
+    const uint64_t byte = bit_pos >> 3;
+    const uint64_t word = load_le64_zero_filled(base, static_cast<int64_t>(byte), size);
+    const uint64_t v = word >> (bit_pos & 7);
+    return n == 0 ? 0u : static_cast<uint32_t>(v & ((uint64_t{1} << n) - 1));
+  }
+  ZARRGPU_HD_INLINE void skip(uint32_t n) { bit_pos += n; }
+  ZARRGPU_HD_INLINE uint32_t read(uint32_t n) {
+    const uint32_t v = peek(n);
+    bit_pos += n;
+    return v;
+  }
+  ZARRGPU_HD_INLINE size_t bytes_consumed() const { return static_cast<size_t>((bit_pos + 7) >> 3); }
+  ZARRGPU_HD_INLINE bool overrun() const { return bit_pos > static_cast<uint64_t>(size) * 8; }
+};
+
+// Reader of a bitstream written forward and read backward (RFC 8878 §4.1.2):
+// the last byte holds a 1-bit end marker above the final bits; reading goes
+// from that marker towards the first byte. Bits before the first byte read as
+// zero; remaining_bits() turns negative once they are used (an "overflow").
+struct BackwardBitReader {
+  const uint8_t* base;
+  size_t size;
+  int64_t pos;          // offset of the 8-byte window held in `container` (negative for short streams)
+  uint64_t container;   // bytes [pos, pos + 8), little-endian
+  uint32_t consumed;    // bits already taken from the top of `container`
+
+  // False when the stream is empty or its last byte has no end marker.
+  ZARRGPU_HD_INLINE bool init(const uint8_t* b, size_t s) {
+    base = b;
+    size = s;
+    if (s == 0) return false;
+    const uint8_t last = b[s - 1];
+    if (last == 0) return false;
+    pos = static_cast<int64_t>(s) - 8;
+    container = load_le64_zero_filled(b, pos, s);
+    consumed = 8 - highbit32(last);  // zero padding above the marker, then the marker itself
+    return true;
+  }
+
+  // Slides the window back so that at least 57 bits are available, unless the
+  // window already starts at the first byte.
+  ZARRGPU_HD_INLINE void reload() {
+    if (pos > 0 && consumed >= 8) {
+      int64_t shift = consumed >> 3;
+      if (shift > pos) shift = pos;
+      pos -= shift;
+      consumed -= static_cast<uint32_t>(shift * 8);
+      container = load_le64_zero_filled(base, pos, size);
+    }
+  }
+
+  // Next n bits (1 <= n <= 57 after a reload) without consuming them.
+  ZARRGPU_HD_INLINE uint64_t peek(uint32_t n) const {
+    if (consumed >= 64) return 0;
+    return (container << consumed) >> (64 - n);
+  }
+  ZARRGPU_HD_INLINE void skip(uint32_t n) { consumed += n; }
+  ZARRGPU_HD_INLINE uint64_t read(uint32_t n) {
+    const uint64_t v = n == 0 ? 0 : peek(n);
+    consumed += n;
+    return v;
+  }
+  ZARRGPU_HD_INLINE int64_t remaining_bits() const {
+    return pos * 8 + 64 - static_cast<int64_t>(consumed);
+  }
+};
+
+}  // namespace zarrgpu::zstd

@@ -1,0 +1,186 @@
+// Finite State Entropy of RFC 8878 §4.1: table descriptions (§4.1.1), the
+// decoding table built from them, and the predefined distributions of the
+// sequence codes (§3.1.1.3.2.2).
+#pragma once
+
+#include "bit_reader.hpp"
+#include "config.hpp"
+
+namespace zarrgpu::zstd {
+
+// One decoding state: emit `symbol`, then the next state is base + nb_bits read bits.
+struct FseEntry {
+  uint16_t base;
+  uint8_t nb_bits;
+  uint8_t symbol;
+};
+
+// Reads the normalized probabilities of an FSE table description (§4.1.1).
+// norm receives max_symbol + 1 values (-1 is the "less than 1" probability);
+// *symbols is the number of symbols described, *log the Accuracy_Log.
+// Returns the bytes used, or 0 when the description is invalid.
+ZARRGPU_HD_INLINE size_t read_fse_description(const uint8_t* src, size_t size, uint32_t max_symbol,
+                                              uint32_t max_log, int16_t* norm, uint32_t* symbols,
+                                              uint32_t* log) {
+  if (size == 0) return 0;
+  ForwardBitReader br(src, size);
+  const uint32_t accuracy_log = br.read(4) + 5;
+  if (accuracy_log > max_log) return 0;
+  int32_t remaining = (1 << accuracy_log) + 1;
+  int32_t threshold = 1 << accuracy_log;
+  uint32_t nb_bits = accuracy_log + 1;
+  uint32_t symbol = 0;
+  bool previous_zero = false;
+  while (remaining > 1 && symbol <= max_symbol) {
+    if (previous_zero) {
+      // A zero probability is followed by 2-bit repeat flags; 3 means "3 more, and another flag".
+      uint32_t run_end = symbol;
+      for (;;) {
+        const uint32_t flag = br.read(2);
+        run_end += flag;
+        if (flag != 3) break;
+        if (run_end > max_symbol || br.overrun()) return 0;
+      }
+      if (run_end > max_symbol) return 0;
+      while (symbol < run_end) norm[symbol++] = 0;
+    }
+    // Values below `low_limit` use nb_bits - 1 bits, the others nb_bits (§4.1.1).
+    const int32_t low_limit = (2 * threshold - 1) - remaining;
+    int32_t value = static_cast<int32_t>(br.peek(nb_bits - 1));
+    if (value < low_limit) {
+      br.skip(nb_bits - 1);
+    } else {
+      value = static_cast<int32_t>(br.peek(nb_bits));
+      if (value >= threshold) value -= low_limit;
+      br.skip(nb_bits);
+    }
+    const int32_t probability = value - 1;
+    remaining -= probability < 0 ? -probability : probability;
+    norm[symbol++] = static_cast<int16_t>(probability);
+    previous_zero = probability == 0;
+    if (remaining < 1) return 0;
+    while (remaining < threshold) {
+      --nb_bits;
+      threshold >>= 1;
+    }
+    if (br.overrun()) return 0;
+  }
+  if (remaining != 1 || br.overrun()) return 0;
+  *symbols = symbol;
+  *log = accuracy_log;
+  return br.bytes_consumed();
+}
+
+// Builds the decoding table of §4.1.1 ("FSE decoding table") from normalized
+// counts. norm is overwritten (it becomes the per-symbol next-state counter).
+// Returns false when the counts do not fill the table exactly.
+ZARRGPU_HD_INLINE bool build_fse_table(int16_t* norm, uint32_t symbols, uint32_t log, FseEntry* table) {
+  const uint32_t table_size = 1u << log;
+  const uint32_t mask = table_size - 1;
+  int32_t high = static_cast<int32_t>(table_size) - 1;
+  // "Less than 1" symbols take the last cells, one each.
+  for (uint32_t s = 0; s < symbols; ++s) {
+    if (norm[s] == -1) {
+      if (high < 0) return false;
+      table[high--].symbol = static_cast<uint8_t>(s);
+    }
+  }
+  // Spread the others with the fixed step; it is odd, so every cell is visited.
+  const uint32_t step = (table_size >> 1) + (table_size >> 3) + 3;
+  uint32_t position = 0;
+  uint32_t placed = 0;
+  for (uint32_t s = 0; s < symbols; ++s) {
+    for (int32_t i = 0; i < norm[s]; ++i) {
+      if (++placed > table_size) return false;
+      table[position].symbol = static_cast<uint8_t>(s);
+      do {
+        position = (position + step) & mask;
+      } while (static_cast<int32_t>(position) > high);
+    }
+  }
+  if (position != 0) return false;
+  // Next-state counters start at each symbol's probability ("less than 1" counts as 1).
+  for (uint32_t s = 0; s < symbols; ++s) norm[s] = norm[s] == -1 ? 1 : norm[s];
+  for (uint32_t u = 0; u < table_size; ++u) {
+    const uint32_t s = table[u].symbol;
+    const uint32_t next = static_cast<uint32_t>(norm[s]++);
+    const uint32_t nb = log - highbit32(next);
+    table[u].nb_bits = static_cast<uint8_t>(nb);
+    table[u].base = static_cast<uint16_t>((next << nb) - table_size);
+  }
+  return true;
+}
+
+// A one-state table that always emits `symbol` and reads no bits (RLE mode).
+ZARRGPU_HD_INLINE void build_fse_rle_table(uint8_t symbol, FseEntry* table) {
+  table[0] = FseEntry{0, 0, symbol};
+}
+
+// §3.1.1.3.2.2 default distributions, as code so that device code needs no
+// global constant arrays.
+enum class SequenceCode : uint32_t { literals_length = 0, offset = 1, match_length = 2 };
+
+ZARRGPU_HD_INLINE int16_t predefined_probability(SequenceCode code, uint32_t s) {
+  switch (code) {
+    case SequenceCode::literals_length:
+      // 4,3,2,2,2,2,2,2,2,2,2,2,2,1,1,1,2,2,2,2,2,2,2,2,2,3,2,1,1,1,1,1,-1,-1,-1,-1
+      if (s == 0) return 4;
+      if (s == 1 || s == 25) return 3;
+      if (s >= 32) return -1;
+      if ((s >= 13 && s <= 15) || s >= 27) return 1;
+      return 2;
+    case SequenceCode::match_length:
+      // 1,4,3,2,2,2,2,2,2,1 x 37 ... ,-1 x 7
+      if (s == 1) return 4;
+      if (s == 2) return 3;
+      if (s >= 3 && s <= 8) return 2;
+      if (s >= 46) return -1;
+      return 1;
+    case SequenceCode::offset:
+      // 1,1,1,1,1,1,2,2,2,1 x 15,-1 x 5
+      if (s >= 6 && s <= 8) return 2;
+      if (s >= 24) return -1;
+      return 1;
+  }
+  return 0;
+}
+
+ZARRGPU_HD_INLINE uint32_t predefined_symbols(SequenceCode code) {
+  return code == SequenceCode::literals_length ? 36u : code == SequenceCode::match_length ? 53u : 29u;
+}
+ZARRGPU_HD_INLINE uint32_t predefined_log(SequenceCode code) {
+  return code == SequenceCode::offset ? 5u : 6u;
+}
+ZARRGPU_HD_INLINE uint32_t max_symbol(SequenceCode code) {
+  return code == SequenceCode::literals_length ? kLiteralsLengthMaxSymbol
+         : code == SequenceCode::match_length  ? kMatchLengthMaxSymbol
+                                               : kOffsetMaxSymbol;
+}
+ZARRGPU_HD_INLINE uint32_t max_log(SequenceCode code) {
+  return code == SequenceCode::literals_length ? kLiteralsLengthLogMax
+         : code == SequenceCode::match_length  ? kMatchLengthLogMax
+                                               : kOffsetLogMax;
+}
+
+// §3.1.1.3.2.1.1 Literals_Length_Code -> (Baseline, Number_of_Bits).
+ZARRGPU_HD_INLINE void literals_length_code(uint32_t c, uint32_t* baseline, uint32_t* bits) {
+  if (c < 16) { *baseline = c; *bits = 0; }
+  else if (c < 20) { *baseline = 16 + 2 * (c - 16); *bits = 1; }
+  else if (c < 22) { *baseline = 24 + 4 * (c - 20); *bits = 2; }
+  else if (c < 24) { *baseline = 32 + 8 * (c - 22); *bits = 3; }
+  else if (c == 24) { *baseline = 48; *bits = 4; }
+  else { *bits = c - 19; *baseline = 1u << *bits; }
+}
+
+// §3.1.1.3.2.1.1 Match_Length_Code -> (Baseline, Number_of_Bits).
+ZARRGPU_HD_INLINE void match_length_code(uint32_t c, uint32_t* baseline, uint32_t* bits) {
+  if (c < 32) { *baseline = c + 3; *bits = 0; }
+  else if (c < 36) { *baseline = 35 + 2 * (c - 32); *bits = 1; }
+  else if (c < 38) { *baseline = 43 + 4 * (c - 36); *bits = 2; }
+  else if (c < 40) { *baseline = 51 + 8 * (c - 38); *bits = 3; }
+  else if (c < 42) { *baseline = 67 + 16 * (c - 40); *bits = 4; }
+  else if (c == 42) { *baseline = 99; *bits = 5; }
+  else { *bits = c - 36; *baseline = 3 + (1u << *bits); }
+}
+
+}  // namespace zarrgpu::zstd

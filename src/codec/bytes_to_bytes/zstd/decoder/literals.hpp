@@ -1,0 +1,149 @@
+// Literals section of RFC 8878 §3.1.1.3.1: header (§3.1.1.3.1.1), Huffman
+// tree (§3.1.1.3.1.5 -> §4.2.1) and 1 or 4 streams (§3.1.1.3.1.6).
+#pragma once
+
+#include "config.hpp"
+#include "huffman.hpp"
+#include "workspace.hpp"
+
+namespace zarrgpu::zstd {
+
+enum class LiteralsType : uint32_t { raw = 0, rle = 1, compressed = 2, treeless = 3 };
+
+struct LiteralsHeader {
+  LiteralsType type;
+  uint32_t streams;            // 1 or 4 for compressed and treeless
+  uint32_t header_size;
+  uint32_t regenerated_size;
+  uint32_t compressed_size;    // compressed and treeless: tree description + streams
+};
+
+ZARRGPU_HD_INLINE Status parse_literals_header(const uint8_t* src, size_t size, LiteralsHeader* h) {
+  if (size < 1) return Status::corrupt_literals;
+  const uint32_t b0 = src[0];
+  h->type = static_cast<LiteralsType>(b0 & 3u);
+  const uint32_t size_format = (b0 >> 2) & 3u;
+  if (h->type == LiteralsType::raw || h->type == LiteralsType::rle) {
+    h->streams = 1;
+    h->compressed_size = 0;
+    switch (size_format) {
+      case 1:
+        if (size < 2) return Status::corrupt_literals;
+        h->header_size = 2;
+        h->regenerated_size = (b0 >> 4) + (static_cast<uint32_t>(src[1]) << 4);
+        break;
+      case 3:
+        if (size < 3) return Status::corrupt_literals;
+        h->header_size = 3;
+        h->regenerated_size = (b0 >> 4) + (static_cast<uint32_t>(src[1]) << 4) + (static_cast<uint32_t>(src[2]) << 12);
+        break;
+      default:  // 0 and 2: Size_Format uses 1 bit, Regenerated_Size 5 bits
+        h->header_size = 1;
+        h->regenerated_size = b0 >> 3;
+        break;
+    }
+    return Status::ok;
+  }
+  uint32_t bits = 0;
+  switch (size_format) {
+    case 0: h->streams = 1; h->header_size = 3; bits = 10; break;
+    case 1: h->streams = 4; h->header_size = 3; bits = 10; break;
+    case 2: h->streams = 4; h->header_size = 4; bits = 14; break;
+    default: h->streams = 4; h->header_size = 5; bits = 18; break;
+  }
+  if (size < h->header_size) return Status::corrupt_literals;
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < h->header_size; ++i) v |= static_cast<uint64_t>(src[i]) << (8 * i);
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  h->regenerated_size = static_cast<uint32_t>((v >> 4) & mask);
+  h->compressed_size = static_cast<uint32_t>((v >> (4 + bits)) & mask);
+  return Status::ok;
+}
+
+// Where the block's literals are once the section is decoded: a byte range
+// (raw: in the input; Huffman: in the output buffer's tail), or one repeated byte.
+struct Literals {
+  const uint8_t* data;
+  uint32_t size;
+  uint32_t section_size;  // bytes of the literals section in the block
+  uint8_t rle_byte;
+  bool rle;
+};
+
+// Decodes the literals section at the start of a compressed block. Huffman
+// literals are written to [room_end - regenerated_size, room_end): the tail of
+// the room the block may fill, which sequence execution never overtakes
+// (libzstd's in-place literals trick, so no scratch buffer is needed).
+template <class G>
+ZARRGPU_HD Status decode_literals(G g, Workspace& ws, const uint8_t* src, size_t size, uint8_t* room_end,
+                                  size_t room, uint32_t block_size_max, Literals* lit) {
+  LiteralsHeader h;
+  Status st = parse_literals_header(src, size, &h);
+  if (st != Status::ok) return st;
+  if (h.regenerated_size > block_size_max) return Status::corrupt_literals;
+  lit->size = h.regenerated_size;
+  lit->rle = false;
+  lit->rle_byte = 0;
+  if (h.type == LiteralsType::raw) {
+    if (size - h.header_size < h.regenerated_size) return Status::truncated_input;
+    lit->data = src + h.header_size;
+    lit->section_size = h.header_size + h.regenerated_size;
+    return Status::ok;
+  }
+  if (h.type == LiteralsType::rle) {
+    if (size - h.header_size < 1) return Status::truncated_input;
+    lit->data = nullptr;
+    lit->rle = true;
+    lit->rle_byte = src[h.header_size];
+    lit->section_size = h.header_size + 1;
+    return Status::ok;
+  }
+  if (size - h.header_size < h.compressed_size) return Status::corrupt_literals;
+  if (h.regenerated_size > room) return Status::output_too_small;
+  const uint8_t* p = src + h.header_size;
+  size_t remaining = h.compressed_size;
+  if (h.type == LiteralsType::compressed) {
+    // Rank 0 builds the table; the group waits for it.
+    g.sync();
+    if (g.rank() == 0) {
+      uint32_t log = 0;
+      const size_t used = read_huffman_table(p, remaining, ws.scratch.huffman, ws.huffman, &log);
+      ws.huffman_log = log;
+      ws.huffman_valid = used != 0;
+      ws.shared_value = static_cast<uint32_t>(used);
+    }
+    g.sync();
+    const uint32_t used = ws.shared_value;
+    if (used == 0) return Status::corrupt_huffman_table;
+    p += used;
+    remaining -= used;
+  } else if (!ws.huffman_valid) {
+    return Status::corrupt_huffman_table;  // treeless literals need an earlier table in this frame
+  }
+  const uint32_t log = ws.huffman_log;
+  uint8_t* dst = room_end - h.regenerated_size;
+  bool ok = true;
+  if (h.streams == 1) {
+    if (g.rank() == 0) ok = decode_huffman_stream(ws.huffman, log, p, remaining, dst, h.regenerated_size);
+  } else {
+    // §3.1.1.3.1.6 Jump_Table: sizes of streams 1-3; stream 4 takes the rest.
+    if (remaining < 6) return Status::corrupt_literals;
+    const size_t s1 = load_le16(p), s2 = load_le16(p + 2), s3 = load_le16(p + 4);
+    if (s1 + s2 + s3 > remaining - 6) return Status::corrupt_literals;
+    const size_t s4 = remaining - 6 - s1 - s2 - s3;
+    const size_t segment = (static_cast<size_t>(h.regenerated_size) + 3) / 4;
+    if (3 * segment > h.regenerated_size) return Status::corrupt_literals;
+    for (uint32_t s = g.rank(); s < 4; s += G::kSize) {
+      const size_t offset = 6 + (s > 0 ? s1 : 0) + (s > 1 ? s2 : 0) + (s > 2 ? s3 : 0);
+      const size_t len = s == 0 ? s1 : s == 1 ? s2 : s == 2 ? s3 : s4;
+      const size_t count = s < 3 ? segment : h.regenerated_size - 3 * segment;
+      ok = decode_huffman_stream(ws.huffman, log, p + offset, len, dst + s * segment, count) && ok;
+    }
+  }
+  if (g.any(!ok)) return Status::corrupt_literals;
+  lit->data = dst;
+  lit->section_size = h.header_size + h.compressed_size;
+  return Status::ok;
+}
+
+}  // namespace zarrgpu::zstd

@@ -1,0 +1,161 @@
+// Sequences section of RFC 8878 §3.1.1.3.2: its header, the three FSE tables
+// in their four modes, and the decoding of (literals length, match length,
+// offset) triples from the backward bitstream, with repeat offsets.
+#pragma once
+
+#include "bit_reader.hpp"
+#include "config.hpp"
+#include "fse.hpp"
+#include "workspace.hpp"
+
+namespace zarrgpu::zstd {
+
+enum class TableMode : uint32_t { predefined = 0, rle = 1, compressed = 2, repeat = 3 };
+
+struct SequencesHeader {
+  uint32_t count;
+  uint32_t header_size;     // Number_of_Sequences, modes byte and table descriptions
+};
+
+// One table of the three (§3.1.1.3.2.2). Returns bytes used, or -1.
+ZARRGPU_HD_INLINE int64_t read_sequence_table(Workspace& ws, SequenceCode code, TableMode mode,
+                                              const uint8_t* src, size_t size) {
+  const uint32_t c = static_cast<uint32_t>(code);
+  FseEntry* table = fse_table(ws, c);
+  switch (mode) {
+    case TableMode::predefined: {
+      if (ws.fse_kind[c] != TableKind::predefined) {
+        const uint32_t n = predefined_symbols(code);
+        for (uint32_t s = 0; s < n; ++s) ws.scratch.norm[s] = predefined_probability(code, s);
+        build_fse_table(ws.scratch.norm, n, predefined_log(code), table);
+        ws.fse_kind[c] = TableKind::predefined;
+        ws.fse_log[c] = predefined_log(code);
+      }
+      return 0;
+    }
+    case TableMode::rle: {
+      if (size < 1 || src[0] > max_symbol(code)) return -1;
+      build_fse_rle_table(src[0], table);
+      ws.fse_kind[c] = TableKind::built;
+      ws.fse_log[c] = 0;
+      return 1;
+    }
+    case TableMode::compressed: {
+      uint32_t symbols = 0, log = 0;
+      const size_t used =
+          read_fse_description(src, size, max_symbol(code), max_log(code), ws.scratch.norm, &symbols, &log);
+      if (used == 0 || used > size) return -1;
+      ws.fse_kind[c] = TableKind::none;
+      if (!build_fse_table(ws.scratch.norm, symbols, log, table)) return -1;
+      ws.fse_kind[c] = TableKind::built;
+      ws.fse_log[c] = log;
+      return static_cast<int64_t>(used);
+    }
+    case TableMode::repeat:
+      return ws.fse_repeatable[c] && ws.fse_kind[c] != TableKind::none ? 0 : -1;
+  }
+  return -1;
+}
+
+// Parses §3.1.1.3.2.1 and builds the tables in ws. Serial (one thread).
+ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src, size_t size,
+                                               SequencesHeader* h) {
+  if (size < 1) return Status::corrupt_sequences;
+  const uint32_t b0 = src[0];
+  size_t p = 0;
+  if (b0 < 128) {
+    h->count = b0;
+    p = 1;
+  } else if (b0 < 255) {
+    if (size < 2) return Status::corrupt_sequences;
+    h->count = ((b0 - 128) << 8) + src[1];
+    p = 2;
+  } else {
+    if (size < 3) return Status::corrupt_sequences;
+    h->count = src[1] + (static_cast<uint32_t>(src[2]) << 8) + 0x7F00u;
+    p = 3;
+  }
+  if (h->count == 0) {
+    // No modes byte; the block must end here.
+    h->header_size = static_cast<uint32_t>(p);
+    return p == size ? Status::ok : Status::corrupt_sequences;
+  }
+  if (p >= size) return Status::corrupt_sequences;
+  const uint32_t modes = src[p++];
+  if (modes & 3u) return Status::corrupt_sequences;  // Reserved bits
+  const TableMode mode[3] = {static_cast<TableMode>(modes >> 6), static_cast<TableMode>((modes >> 4) & 3u),
+                             static_cast<TableMode>((modes >> 2) & 3u)};
+  // Order in the stream: literals lengths, offsets, match lengths.
+  for (uint32_t c = 0; c < 3; ++c) {
+    const int64_t used = read_sequence_table(ws, static_cast<SequenceCode>(c), mode[c], src + p, size - p);
+    if (used < 0) return Status::corrupt_fse_table;
+    ws.fse_repeatable[c] = true;
+    p += static_cast<size_t>(used);
+  }
+  h->header_size = static_cast<uint32_t>(p);
+  return Status::ok;
+}
+
+// State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.
+struct SequenceDecoder {
+  BackwardBitReader br;
+  uint32_t state[3];  // indexed by SequenceCode
+
+  ZARRGPU_HD_INLINE bool init(const Workspace& ws, const uint8_t* src, size_t size) {
+    if (!br.init(src, size)) return false;
+    // Initial states: literals lengths, offsets, match lengths.
+    state[0] = static_cast<uint32_t>(br.read(ws.fse_log[0]));
+    state[1] = static_cast<uint32_t>(br.read(ws.fse_log[1]));
+    state[2] = static_cast<uint32_t>(br.read(ws.fse_log[2]));
+    br.reload();
+    return true;
+  }
+
+  // Decodes the raw values of one sequence: Offset_Value (before repeat
+  // resolution), match length and literals length; updates the states unless
+  // it is the last sequence.
+  ZARRGPU_HD_INLINE void next(const Workspace& ws, bool last, uint32_t* offset_value, uint32_t* match_length,
+                              uint32_t* literals_length) {
+    const FseEntry ll = ws.literals_length[state[0]];
+    const FseEntry of = ws.offset[state[1]];
+    const FseEntry ml = ws.match_length[state[2]];
+    uint32_t ll_base, ll_bits, ml_base, ml_bits;
+    literals_length_code(ll.symbol, &ll_base, &ll_bits);
+    match_length_code(ml.symbol, &ml_base, &ml_bits);
+    // Extra bits in stream order: offset, match length, literals length.
+    const uint32_t of_code = of.symbol;
+    br.reload();
+    *offset_value = (1u << of_code) + static_cast<uint32_t>(br.read(of_code));
+    br.reload();
+    *match_length = ml_base + static_cast<uint32_t>(br.read(ml_bits));
+    *literals_length = ll_base + static_cast<uint32_t>(br.read(ll_bits));
+    if (!last) {
+      br.reload();
+      // State updates in order: literals lengths, match lengths, offsets.
+      state[0] = ll.base + static_cast<uint32_t>(br.read(ll.nb_bits));
+      state[2] = ml.base + static_cast<uint32_t>(br.read(ml.nb_bits));
+      state[1] = of.base + static_cast<uint32_t>(br.read(of.nb_bits));
+    }
+  }
+};
+
+// §3.1.1.5 Repeat offsets. Returns the offset to copy from, 0 when invalid.
+ZARRGPU_HD_INLINE uint32_t resolve_offset(uint32_t offset_value, uint32_t literals_length, uint32_t rep[3]) {
+  if (offset_value > 3) {
+    const uint32_t offset = offset_value - 3;
+    rep[2] = rep[1];
+    rep[1] = rep[0];
+    rep[0] = offset;
+    return offset;
+  }
+  // With no literals the repeat index shifts by one, and index 3 means rep[0] - 1.
+  const uint32_t index = offset_value - (literals_length != 0 ? 1u : 0u);
+  if (index == 0) return rep[0];
+  const uint32_t offset = index == 3 ? rep[0] - 1 : rep[index];
+  if (index != 1) rep[2] = rep[1];
+  rep[1] = rep[0];
+  rep[0] = offset;
+  return offset;
+}
+
+}  // namespace zarrgpu::zstd
