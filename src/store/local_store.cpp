@@ -1,0 +1,202 @@
+// A directory on the local file system. Batched reads run in parallel on the
+// shared thread pool with pread (POSIX "compat mode" in KvikIO's words);
+// writes go to a temporary file in the same directory and are renamed into
+// place, so a reader never sees a half-written value under the final name.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "engine/thread_pool.hpp"
+#include "store/byte_range.hpp"
+#include "zarrgpu/error.hpp"
+#include "zarrgpu/store.hpp"
+
+namespace zarrgpu::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Temporary files carry this marker so that list() can hide them.
+constexpr std::string_view kTempMarker = ".zarrgpu-tmp.";
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() { if (fd_ >= 0) ::close(fd_); }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const noexcept { return fd_; }
+  int release() noexcept { int f = fd_; fd_ = -1; return f; }
+
+ private:
+  int fd_;
+};
+
+class LocalStore final : public Store {
+ public:
+  explicit LocalStore(fs::path root) : root_(std::move(root)), url_("file://" + root_.string()) {}
+
+  std::vector<ReadResult> read(std::span<const ReadInto> requests) override {
+    std::vector<ReadResult> out(requests.size());
+    engine::parallel_for(requests.size(), [&](std::size_t i) { out[i] = read_one(requests[i]); });
+    return out;
+  }
+
+  void write(std::string_view key, std::span<const std::byte> value) override {
+    check_key(key, url_);
+    const fs::path target = path_of(key);
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) fail(key, "cannot create directory '" + target.parent_path().string() + "': " + ec.message());
+    static std::atomic<std::uint64_t> counter{0};
+    const fs::path tmp = target.parent_path() /
+                         ("." + target.filename().string() + std::string(kTempMarker) + std::to_string(::getpid()) +
+                          "." + std::to_string(counter.fetch_add(1)));
+    Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    if (fd.get() < 0) fail(key, "cannot create '" + tmp.string() + "': " + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < value.size()) {
+      const ssize_t n = ::write(fd.get(), value.data() + done, value.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int e = errno;
+        ::unlink(tmp.c_str());
+        fail(key, "write failed: " + std::string(std::strerror(e)));
+      }
+      done += std::size_t(n);
+    }
+    if (::close(fd.release()) != 0) {
+      const int e = errno;
+      ::unlink(tmp.c_str());
+      fail(key, "close failed: " + std::string(std::strerror(e)));
+    }
+    if (::rename(tmp.c_str(), target.c_str()) != 0) {
+      const int e = errno;
+      ::unlink(tmp.c_str());
+      fail(key, "rename failed: " + std::string(std::strerror(e)));
+    }
+  }
+
+  void erase(std::string_view key) override {
+    check_key(key, url_);
+    if (::unlink(path_of(key).c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) {
+      fail(key, "cannot erase: " + std::string(std::strerror(errno)));
+    }
+  }
+
+  bool exists(std::string_view key) override {
+    check_key(key, url_);
+    struct stat st;
+    return ::stat(path_of(key).c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  }
+
+  std::vector<std::string> list(std::string_view prefix) override {
+    std::vector<std::string> keys;
+    std::string p(prefix);
+    while (!p.empty() && p.back() == '/') p.pop_back();
+    const fs::path start = p.empty() ? root_ : path_of(p);
+    std::error_code ec;
+    if (fs::is_regular_file(start, ec)) return {p};
+    if (!fs::is_directory(start, ec)) return keys;
+    for (auto it = fs::recursive_directory_iterator(start, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (!it->is_regular_file(ec)) continue;
+      const std::string name = it->path().filename().string();
+      if (name.find(kTempMarker) != std::string::npos) continue;
+      keys.push_back(it->path().lexically_relative(root_).generic_string());
+    }
+    if (ec) fail(p, "cannot list: " + ec.message());
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  }
+
+  std::optional<std::uint64_t> size(std::string_view key) override {
+    check_key(key, url_);
+    struct stat st;
+    if (::stat(path_of(key).c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return std::uint64_t(st.st_size);
+  }
+
+  std::string describe() const override { return url_; }
+
+ private:
+  fs::path path_of(std::string_view key) const { return root_ / fs::path(std::string(key)); }
+
+  [[noreturn]] void fail(std::string_view key, const std::string& why) const {
+    throw Error(ErrorKind::io, "'" + std::string(key) + "': " + why, {"", std::string(key), "", url_});
+  }
+
+  ReadResult read_one(const ReadInto& req) const {
+    const std::string& key = req.request.key;
+    check_key(key, url_);
+    ReadResult res;
+    Fd fd(::open(path_of(key).c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0) {
+      // A missing chunk (or a directory where a file would be) is not an error.
+      if (errno == ENOENT || errno == ENOTDIR) return res;
+      fail(key, "cannot open: " + std::string(std::strerror(errno)));
+    }
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0) fail(key, "cannot stat: " + std::string(std::strerror(errno)));
+    if (!S_ISREG(st.st_mode)) return res;  // a directory: no value under this key
+    const auto r = resolve_range(req.request.range, std::uint64_t(st.st_size), key, url_);
+    std::byte* dst;
+    if (!req.dest.empty()) {
+      if (req.dest.size() != r.length) {
+        throw Error(ErrorKind::invalid_argument, "read of '" + key + "': destination holds " +
+                                                     std::to_string(req.dest.size()) + " bytes, range " +
+                                                     std::to_string(r.length),
+                    {"", key, "", url_});
+      }
+      dst = req.dest.data();
+    } else {
+      res.data = Bytes(r.length);
+      dst = res.data.data();
+    }
+    std::uint64_t done = 0;
+    while (done < r.length) {
+      const ssize_t n = ::pread(fd.get(), dst + done, r.length - done, off_t(r.offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(key, "read failed: " + std::string(std::strerror(errno)));
+      if (n == 0) fail(key, "file shrank while being read");
+      done += std::uint64_t(n);
+    }
+    res.found = true;
+    res.size = r.length;
+    return res;
+  }
+
+  fs::path root_;
+  std::string url_;
+};
+
+}  // namespace
+}  // namespace zarrgpu::store
+
+namespace zarrgpu {
+
+std::shared_ptr<Store> open_local_store(const std::string& root, bool create) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::absolute(fs::path(root), ec).lexically_normal();
+  if (ec) throw Error(ErrorKind::io, "bad path '" + root + "': " + ec.message(), {"", "", "", "file://" + root});
+  std::string s = p.string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  p = s;
+  if (fs::is_directory(p, ec)) return std::make_shared<store::LocalStore>(p);
+  const std::string url = "file://" + p.string();
+  if (fs::exists(p, ec)) throw Error(ErrorKind::invalid_argument, "'" + p.string() + "' is not a directory", {"", "", "", url});
+  if (!create) throw Error(ErrorKind::not_found, "no directory '" + p.string() + "'", {"", "", "", url});
+  fs::create_directories(p, ec);
+  if (ec) throw Error(ErrorKind::io, "cannot create '" + p.string() + "': " + ec.message(), {"", "", "", url});
+  return std::make_shared<store::LocalStore>(p);
+}
+
+}  // namespace zarrgpu

@@ -1,0 +1,43 @@
+// Store conveniences and the URL dispatch.
+#include <map>
+#include <mutex>
+
+#include "zarrgpu/error.hpp"
+#include "zarrgpu/store.hpp"
+
+namespace zarrgpu {
+
+std::optional<Bytes> Store::get(std::string_view key, ByteRange range) {
+  ReadInto req{{std::string(key), range}, {}};
+  auto results = read(std::span<const ReadInto>(&req, 1));
+  if (!results.at(0).found) return std::nullopt;
+  return std::move(results[0].data);
+}
+
+namespace {
+// "memory://name" gives the same store to every caller in the process (so a
+// tool and a test can share one); plain "memory://" is always a fresh one.
+std::mutex g_named_mutex;
+std::map<std::string, std::shared_ptr<Store>, std::less<>> g_named_memory_stores;
+}  // namespace
+
+std::shared_ptr<Store> open_store(const std::string& url, bool create) {
+  constexpr std::string_view file = "file://", memory = "memory://";
+  std::string_view u = url;
+  if (u.starts_with(memory)) {
+    const std::string name(u.substr(memory.size()));
+    if (name.empty()) return make_memory_store();
+    std::lock_guard lk(g_named_mutex);
+    auto& s = g_named_memory_stores[name];
+    if (!s) s = make_memory_store();
+    return s;
+  }
+  if (u.starts_with(file)) return open_local_store(std::string(u.substr(file.size())), create);
+  if (const auto p = u.find("://"); p != std::string_view::npos) {
+    throw Error(ErrorKind::unsupported, "no store for URL scheme '" + std::string(u.substr(0, p)) + "'",
+                {"", "", "", url});
+  }
+  return open_local_store(url, create);
+}
+
+}  // namespace zarrgpu
