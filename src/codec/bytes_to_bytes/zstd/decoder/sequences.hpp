@@ -81,8 +81,8 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
     return p == size ? Status::ok : Status::corrupt_sequences;
   }
   if (p >= size) return Status::corrupt_sequences;
+  // Bits 1-0 are reserved; libzstd ignores them, and so do we, to accept what it accepts.
   const uint32_t modes = src[p++];
-  if (modes & 3u) return Status::corrupt_sequences;  // Reserved bits
   const TableMode mode[3] = {static_cast<TableMode>(modes >> 6), static_cast<TableMode>((modes >> 4) & 3u),
                              static_cast<TableMode>((modes >> 2) & 3u)};
   // Order in the stream: literals lengths, offsets, match lengths.
