@@ -1,0 +1,98 @@
+#include "metadata_test_support.hpp"
+
+namespace zarrgpu {
+namespace {
+using testing::read_json_file;
+using testing::throws_error;
+
+const std::string kCorpus = ZARRGPU_CORPUS_DIR;
+
+TEST(ConsolidatedMetadataV3, CorpusGroupMatchesItsNodes) {
+  const std::string store = kCorpus + "/v3_group_consolidated_s11.zarr";
+  json root = read_json_file(store + "/zarr.json");
+  EXPECT_TRUE(std::holds_alternative<GroupMetadata>(parse_zarr_json(root, "")));
+  auto c = parse_consolidated_v3(root, "");
+  ASSERT_TRUE(c.has_value());
+  ASSERT_EQ(c->nodes.size(), 4u);
+  for (const char* name : {"data", "lat", "lon", "time"}) {
+    ASSERT_TRUE(c->nodes.contains(name)) << name;
+    EXPECT_EQ(c->nodes.at(name), parse_zarr_json(read_json_file(store + "/" + name + "/zarr.json"), name)) << name;
+  }
+  const auto& data = std::get<ArrayMetadata>(c->nodes.at("data"));
+  EXPECT_EQ(data.shape, (std::vector<std::uint64_t>{6, 3, 19, 36}));
+  EXPECT_EQ(data.attributes, (json{{"units", "K"}}));
+}
+
+TEST(ConsolidatedMetadataV3, AbsentWhenNotConsolidated) {
+  json plain = read_json_file(kCorpus + "/v3_group_plain_s11.zarr/zarr.json");
+  EXPECT_FALSE(parse_consolidated_v3(plain, "").has_value());
+  plain["consolidated_metadata"] = nullptr;  // zarr-python may write null
+  EXPECT_FALSE(parse_consolidated_v3(plain, "").has_value());
+  EXPECT_NO_THROW(parse_zarr_json(plain, ""));
+}
+
+json consolidated(json nodes) {
+  return {{"zarr_format", 3},
+          {"node_type", "group"},
+          {"consolidated_metadata", {{"kind", "inline"}, {"must_understand", false}, {"metadata", std::move(nodes)}}}};
+}
+
+TEST(ConsolidatedMetadataV3, BadInputNamesTheNode) {
+  json bad_array = {{"zarr_format", 3}, {"node_type", "array"}, {"shape", {2}}};
+  EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(consolidated({{"sub/x", bad_array}}), "root"); },
+                           ErrorKind::invalid_metadata, {"'root/sub/x'", "data_type", "missing"}));
+  EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(consolidated({{"sub/x", bad_array}}), ""); },
+                           ErrorKind::invalid_metadata, {"'sub/x'", "data_type"}));
+  EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(consolidated(json::array()), "g"); },
+                           ErrorKind::invalid_metadata, {"'g'", "consolidated_metadata.metadata"}));
+  EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(consolidated({{"../x", {{"zarr_format", 3}}}}), "g"); },
+                           ErrorKind::invalid_metadata, {"'g'", "../x", "relative node path"}));
+  json doc = consolidated(json::object());
+  doc["consolidated_metadata"]["kind"] = "external";
+  EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(doc, "g"); }, ErrorKind::unsupported,
+                           {"consolidated_metadata.kind", "external"}));
+  doc["consolidated_metadata"].erase("kind");
+  EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(doc, "g"); }, ErrorKind::invalid_metadata,
+                           {"consolidated_metadata.kind", "missing"}));
+}
+
+TEST(ConsolidatedMetadataV2, CorpusZmetadataMatchesItsFiles) {
+  const std::string store = kCorpus + "/v2_group_consolidated_s1.zarr";
+  ConsolidatedMetadata c = parse_zmetadata(read_json_file(store + "/.zmetadata"), "");
+  ASSERT_EQ(c.nodes.size(), 3u);
+  EXPECT_EQ(c.nodes.at("air"),
+            NodeMetadata(parse_zarray(read_json_file(store + "/air/.zarray"),
+                                      read_json_file(store + "/air/.zattrs"), "air")));
+  EXPECT_EQ(c.nodes.at("sub"), NodeMetadata(parse_zgroup(read_json_file(store + "/sub/.zgroup"), nullptr, "sub")));
+  EXPECT_EQ(c.nodes.at("sub/mask"),
+            NodeMetadata(parse_zarray(read_json_file(store + "/sub/mask/.zarray"), nullptr, "sub/mask")));
+  const auto& air = std::get<ArrayMetadata>(c.nodes.at("air"));
+  EXPECT_EQ(air.attributes["_ARRAY_DIMENSIONS"], (json{"time", "lat", "lon"}));
+  const auto& mask = std::get<ArrayMetadata>(c.nodes.at("sub/mask"));
+  EXPECT_EQ(mask.codecs.back().configuration["shuffle"], "bitshuffle");
+}
+
+TEST(ConsolidatedMetadataV2, BadInputNamesTheNode) {
+  json zarray = json::parse(R"({"chunks": [2], "compressor": null, "dtype": "<i4", "fill_value": 0,
+                               "filters": null, "order": "C", "shape": [0], "zarr_format": 2})");
+  auto zmeta = [](json metadata) { return json{{"metadata", std::move(metadata)}, {"zarr_consolidated_format", 1}}; };
+  EXPECT_NO_THROW(parse_zmetadata(zmeta({{"a/.zarray", zarray}}), "g"));
+  json bad = zarray;
+  bad["chunks"] = {0};
+  EXPECT_TRUE(throws_error([&] { parse_zmetadata(zmeta({{"a/.zarray", bad}}), "g"); }, ErrorKind::invalid_metadata,
+                           {"'g/a'", "chunks[0]"}));
+  EXPECT_TRUE(throws_error([&] { parse_zmetadata(zmeta({{"a/.zattrs", json::object()}}), "g"); },
+                           ErrorKind::invalid_metadata, {"a/.zattrs", "no .zarray or .zgroup"}));
+  EXPECT_TRUE(throws_error(
+      [&] { parse_zmetadata(zmeta({{"a/.zarray", zarray}, {"a/.zgroup", {{"zarr_format", 2}}}}), "g"); },
+      ErrorKind::invalid_metadata, {"both an array and a group"}));
+  EXPECT_TRUE(throws_error([&] { parse_zmetadata(zmeta({{"a/.zfoo", 1}}), "g"); }, ErrorKind::invalid_metadata,
+                           {"a/.zfoo"}));
+  EXPECT_TRUE(throws_error([&] { parse_zmetadata({{"metadata", json::object()}, {"zarr_consolidated_format", 2}}, "g"); },
+                           ErrorKind::unsupported, {"zarr_consolidated_format", "expected 1"}));
+  EXPECT_TRUE(throws_error([&] { parse_zmetadata({{"zarr_consolidated_format", 1}}, "g"); },
+                           ErrorKind::invalid_metadata, {"'g'", "metadata", "missing"}));
+}
+
+}  // namespace
+}  // namespace zarrgpu
