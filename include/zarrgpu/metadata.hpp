@@ -122,6 +122,10 @@ json to_zarr_json(const ArrayMetadata& m);
 json to_zarr_json(const GroupMetadata& m);
 json to_zarray(const ArrayMetadata& m);  // format 2 .zarray (attributes go to .zattrs)
 json to_zgroup(const GroupMetadata& m);
+// A group zarr.json carrying `c` inline, as zarr-python 3 writes it.
+json to_zarr_json(const GroupMetadata& m, const ConsolidatedMetadata& c);
+// A v2 `.zmetadata` for the group `root` and the format 2 nodes below it.
+json to_zmetadata(const GroupMetadata& root, const ConsolidatedMetadata& c);
 
 // Builds the format 3 chain equivalent to v2 order/dtype endianness/filters/compressor.
 std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, std::size_t ndim,

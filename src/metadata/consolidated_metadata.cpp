@@ -103,3 +103,33 @@ ConsolidatedMetadata parse_zmetadata(const json& doc, std::string_view path) {
 }
 
 }  // namespace zarrgpu
+
+namespace zarrgpu {
+
+json to_zarr_json(const GroupMetadata& m, const ConsolidatedMetadata& c) {
+  json nodes = json::object();
+  for (const auto& [path, node] : c.nodes)
+    nodes[path] = std::visit([](const auto& n) { return to_zarr_json(n); }, node);
+  json doc = to_zarr_json(m);
+  doc["consolidated_metadata"] = {{"kind", "inline"}, {"must_understand", false}, {"metadata", std::move(nodes)}};
+  return doc;
+}
+
+json to_zmetadata(const GroupMetadata& root, const ConsolidatedMetadata& c) {
+  // zarr-python 2 writes .zattrs only for nodes that have attributes.
+  json entries = {{".zgroup", to_zgroup(root)}};
+  if (!root.attributes.empty()) entries[".zattrs"] = root.attributes;
+  for (const auto& [path, node] : c.nodes) {
+    if (const auto* a = std::get_if<ArrayMetadata>(&node)) {
+      entries[path + "/.zarray"] = to_zarray(*a);
+      if (!a->attributes.empty()) entries[path + "/.zattrs"] = a->attributes;
+    } else {
+      const auto& g = std::get<GroupMetadata>(node);
+      entries[path + "/.zgroup"] = to_zgroup(g);
+      if (!g.attributes.empty()) entries[path + "/.zattrs"] = g.attributes;
+    }
+  }
+  return {{"metadata", std::move(entries)}, {"zarr_consolidated_format", 1}};
+}
+
+}  // namespace zarrgpu
