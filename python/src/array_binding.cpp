@@ -1,0 +1,165 @@
+// zarrgpu._zarrgpu.Array: the C++ Array with reads into NumPy memory (no copy),
+// into new device memory (DeviceArray) or into a caller's device buffer. Every
+// read and write releases the GIL.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "device_array.hpp"
+#include "node_json.hpp"
+#include "selection_arg.hpp"
+#include "zarrgpu/array.hpp"
+#include "zarrgpu/error.hpp"
+
+namespace nb = nanobind;
+
+namespace zarrgpu::python {
+namespace {
+
+using HostArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
+using ConstHostArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
+
+std::size_t selection_bytes(const Array& a, const Selection& sel, std::vector<std::uint64_t>* shape_out = nullptr) {
+  auto shape = a.shape();
+  auto ranges = sel.resolve(shape);
+  auto result = Selection::result_shape(ranges);
+  std::size_t n = size_of(a.dtype());
+  for (auto s : result) n *= s;
+  if (shape_out) *shape_out = std::move(result);
+  return n;
+}
+
+void check_bytes(const Array& a, const Selection& sel, std::size_t got, const char* what) {
+  const std::size_t want = selection_bytes(a, sel);
+  if (got != want)
+    throw Error(ErrorKind::invalid_argument,
+                std::string(what) + ": the buffer has " + std::to_string(got) + " bytes, the selection [" +
+                    sel.to_string() + "] of " + std::string(v3_name(a.dtype())) + " needs " + std::to_string(want),
+                ErrorContext{a.path(), "", "", a.store()->describe()});
+}
+
+ReadOptions read_options(unsigned threads, bool verify_checksums) {
+  ReadOptions o;
+  o.threads = threads;
+  o.verify_checksums = verify_checksums;
+  return o;
+}
+
+// A device read on the caller's stream (left asynchronous, an event recorded
+// for consumers) or on a stream of our own (synchronized before returning).
+void read_on_device(const Array& a, const Selection& sel, void* out, std::size_t bytes, int device,
+                    nb::object stream, ReadOptions options, DeviceArray* result) {
+  const bool caller_stream = !stream.is_none();
+  const std::uintptr_t stream_int = caller_stream ? nb::cast<std::uintptr_t>(stream) : 0;
+  nb::gil_scoped_release release;
+  void* s = caller_stream ? cuda_stream_handle(stream_int) : create_stream(device);
+  options.cuda_stream = s;
+  try {
+    a.read(sel, out, bytes, Device::cuda(device), options);
+    if (caller_stream) {
+      auto ready = record_ready(s, device);
+      if (result) { result->stream = stream_int; result->ready = std::move(ready); }
+    } else {
+      synchronize_stream(s, device);
+      release_stream(s, device);
+    }
+  } catch (...) {
+    if (!caller_stream) release_stream(s, device);
+    throw;
+  }
+}
+
+}  // namespace
+
+void bind_array(nb::module_& m) {
+  nb::class_<Array>(m, "Array")
+      .def_static("open",
+                  [](const std::string& url, const std::string& path) {
+                    auto store = open_store(url);
+                    nb::gil_scoped_release release;
+                    return Array::open(std::move(store), path);
+                  },
+                  nb::arg("url"), nb::arg("path") = "")
+      .def_static("create",
+                  [](const std::string& url, const std::string& path, const std::string& metadata_doc,
+                     const std::string& attributes_doc, bool overwrite) {
+                    // The metadata engineer's parsers validate what Python assembled.
+                    json doc = json::parse(metadata_doc);
+                    ArrayMetadata meta;
+                    if (doc.value("zarr_format", 3) == 2) {
+                      meta = parse_zarray(doc, json::parse(attributes_doc), path);
+                    } else {
+                      doc["attributes"] = json::parse(attributes_doc);
+                      meta = std::get<ArrayMetadata>(parse_zarr_json(doc, path));
+                    }
+                    auto store = open_store(url, /*create=*/true);
+                    nb::gil_scoped_release release;
+                    return Array::create(std::move(store), path, std::move(meta), overwrite);
+                  },
+                  nb::arg("url"), nb::arg("path"), nb::arg("metadata"), nb::arg("attributes"),
+                  nb::arg("overwrite") = false)
+      .def_prop_ro("path", [](const Array& a) { return a.path(); })
+      .def_prop_ro("store", [](const Array& a) { return a.store()->describe(); })
+      .def_prop_ro("metadata", [](const Array& a) { return to_python(describe(a.metadata())); })
+      .def("result_shape",
+           [](const Array& a, nb::handle dims) {
+             std::vector<std::uint64_t> shape;
+             selection_bytes(a, selection_from_python(dims), &shape);
+             return shape;
+           })
+      .def("chunk_key", [](const Array& a, std::vector<std::uint64_t> coords) { return a.chunk_key(coords); })
+      .def("read_into",
+           [](const Array& a, nb::handle dims, HostArray out, unsigned threads, bool verify_checksums) {
+             Selection sel = selection_from_python(dims);
+             check_bytes(a, sel, out.nbytes(), "read into a host array");
+             std::span<std::byte> dest(static_cast<std::byte*>(out.data()), out.nbytes());
+             nb::gil_scoped_release release;
+             a.read(sel, dest, read_options(threads, verify_checksums));
+           },
+           nb::arg("selection"), nb::arg("out"), nb::arg("threads") = 0, nb::arg("verify_checksums") = true)
+      .def("read_device",
+           [](const Array& a, nb::handle dims, int device, nb::object stream, unsigned threads, bool verify_checksums) {
+             Selection sel = selection_from_python(dims);
+             std::vector<std::uint64_t> shape;
+             const std::size_t bytes = selection_bytes(a, sel, &shape);
+             std::vector<std::int64_t> ishape(shape.begin(), shape.end());
+             DeviceArray out;
+             {
+               nb::gil_scoped_release release;
+               out = DeviceArray::allocate(std::move(ishape), a.dtype(), Device::cuda(device));
+             }
+             read_on_device(a, sel, out.data(), bytes, device, stream, read_options(threads, verify_checksums), &out);
+             return out;
+           },
+           nb::arg("selection"), nb::arg("device") = 0, nb::arg("stream") = nb::none(), nb::arg("threads") = 0,
+           nb::arg("verify_checksums") = true)
+      .def("read_into_device",
+           [](const Array& a, nb::handle dims, std::uintptr_t ptr, std::size_t nbytes, int device, nb::object stream,
+              unsigned threads, bool verify_checksums) {
+             Selection sel = selection_from_python(dims);
+             check_bytes(a, sel, nbytes, "read into a device buffer");
+             read_on_device(a, sel, reinterpret_cast<void*>(ptr), nbytes, device, stream,
+                            read_options(threads, verify_checksums), nullptr);
+           },
+           nb::arg("selection"), nb::arg("ptr"), nb::arg("nbytes"), nb::arg("device") = 0,
+           nb::arg("stream") = nb::none(), nb::arg("threads") = 0, nb::arg("verify_checksums") = true)
+      .def("write",
+           [](Array& a, nb::handle dims, ConstHostArray data, unsigned threads, bool write_empty_chunks) {
+             Selection sel = selection_from_python(dims);
+             check_bytes(a, sel, data.nbytes(), "write");
+             std::span<const std::byte> src(static_cast<const std::byte*>(data.data()), data.nbytes());
+             WriteOptions o;
+             o.threads = threads;
+             o.write_empty_chunks = write_empty_chunks;
+             nb::gil_scoped_release release;
+             a.write(sel, src, o);
+           },
+           nb::arg("selection"), nb::arg("data"), nb::arg("threads") = 0, nb::arg("write_empty_chunks") = false);
+}
+
+}  // namespace zarrgpu::python

@@ -1,0 +1,63 @@
+#include "errors.hpp"
+
+#include <exception>
+#include <new>
+
+#include "zarrgpu/error.hpp"
+
+namespace nb = nanobind;
+
+namespace zarrgpu::python {
+namespace {
+
+// Class names in python/zarrgpu/errors.py.
+const char* class_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::invalid_argument: return "InvalidArgumentError";
+    case ErrorKind::not_found: return "NotFoundError";
+    case ErrorKind::invalid_metadata: return "InvalidMetadataError";
+    case ErrorKind::unsupported: return "UnsupportedError";
+    case ErrorKind::corrupt_data: return "CorruptDataError";
+    case ErrorKind::io: return "StorageError";
+    case ErrorKind::device: return "DeviceError";
+    case ErrorKind::internal: return "InternalError";
+  }
+  return "ZarrgpuError";
+}
+
+void raise_error(const Error& e) {
+  // Runs with the GIL held (nanobind calls translators from the binding layer).
+  try {
+    nb::module_ errors = nb::module_::import_("zarrgpu.errors");
+    nb::object cls = errors.attr(class_name(e.kind()));
+    nb::object exc = cls(nb::str(e.what()));
+    exc.attr("kind") = nb::str(to_string(e.kind()));
+    exc.attr("cause") = nb::str(e.cause().c_str(), e.cause().size());
+    const ErrorContext& c = e.context();
+    exc.attr("array") = nb::str(c.array.c_str(), c.array.size());
+    exc.attr("chunk_key") = nb::str(c.chunk_key.c_str(), c.chunk_key.size());
+    exc.attr("codec") = nb::str(c.codec.c_str(), c.codec.size());
+    exc.attr("store") = nb::str(c.store.c_str(), c.store.size());
+    PyErr_SetObject(cls.ptr(), exc.ptr());
+  } catch (nb::python_error& pe) {
+    // zarrgpu.errors failed to import: still say what went wrong in C++.
+    pe.restore();
+    PyErr_Clear();
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+}  // namespace
+
+void register_error_translator(nb::module_&) {
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const Error& e) {
+      raise_error(e);
+    }
+    // Anything else propagates to nanobind's own translators (bad_alloc -> MemoryError, ...).
+  });
+}
+
+}  // namespace zarrgpu::python

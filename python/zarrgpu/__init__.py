@@ -1,0 +1,87 @@
+"""zarrgpu: Zarr (format 2 and 3) reads straight into GPU memory.
+
+    import zarrgpu
+    a = zarrgpu.open("era5.zarr/t2m")
+    host = a[0, :, :]                    # NumPy, read without a copy
+    dev = a.read(device="cuda")          # zarrgpu.DeviceArray in GPU memory
+    t = torch.from_dlpack(dev)           # zero-copy (also cupy, jax)
+
+    xr.open_dataset("era5.zarr", engine="zarrgpu", device="cuda")
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from . import _zarrgpu
+from ._dtypes import BFloat16FallbackWarning
+from ._zarrgpu import DeviceArray
+from .array import Array
+from .create import create_array, create_group
+from .errors import (
+    BoundsError,
+    CorruptDataError,
+    DeviceError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidMetadataError,
+    NotFoundError,
+    ReadOnlyError,
+    StorageError,
+    UnsupportedError,
+    ZarrgpuError,
+)
+from .group import Group
+
+__version__ = "0.1.0"
+
+_MODES = ("r", "r+", "a")
+
+
+def cuda_available() -> bool:
+    """Whether this build has the CUDA path and a GPU is present now."""
+    return bool(_zarrgpu.cuda_available())
+
+
+def built_with_cuda() -> bool:
+    return bool(_zarrgpu.built_with_cuda)
+
+
+def _split(path_or_url: Any, path: str) -> tuple[str, str]:
+    url = os.fspath(path_or_url) if isinstance(path_or_url, os.PathLike) else str(path_or_url)
+    return url, path.strip("/")
+
+
+def open(path_or_url: Any, mode: str = "r", *, path: str = "") -> Array | Group:
+    """Opens the array or group at ``path`` inside the store ``path_or_url``
+    (a directory or ``file://`` URL). ``mode``: "r" (read-only) or "r+"/"a" (writes allowed)."""
+    if mode not in _MODES:
+        raise InvalidArgumentError(f"mode must be one of {_MODES} (create nodes with create_array/create_group), got {mode!r}")
+    url, path = _split(path_or_url, path)
+    node = _zarrgpu.open_node(url, path)
+    if node["node_type"] == "array":
+        return Array(_zarrgpu.Array.open(url, path), url, mode)
+    return Group(_zarrgpu.Group.open(url, path), url, mode)
+
+
+def open_array(path_or_url: Any, mode: str = "r", *, path: str = "") -> Array:
+    url, path = _split(path_or_url, path)
+    if mode not in _MODES:
+        raise InvalidArgumentError(f"mode must be one of {_MODES}, got {mode!r}")
+    return Array(_zarrgpu.Array.open(url, path), url, mode)
+
+
+def open_group(path_or_url: Any, mode: str = "r", *, path: str = "") -> Group:
+    url, path = _split(path_or_url, path)
+    if mode not in _MODES:
+        raise InvalidArgumentError(f"mode must be one of {_MODES}, got {mode!r}")
+    return Group(_zarrgpu.Group.open(url, path), url, mode)
+
+
+__all__ = [
+    "Array", "Group", "DeviceArray", "open", "open_array", "open_group", "create_array", "create_group",
+    "cuda_available", "built_with_cuda", "BFloat16FallbackWarning",
+    "ZarrgpuError", "InvalidArgumentError", "BoundsError", "NotFoundError", "InvalidMetadataError",
+    "UnsupportedError", "CorruptDataError", "StorageError", "DeviceError", "InternalError", "ReadOnlyError",
+]

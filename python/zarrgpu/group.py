@@ -1,0 +1,112 @@
+"""zarrgpu.Group: a Zarr group, its members and (consolidated) tree."""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any, Iterator
+
+from . import _zarrgpu
+from .array import Array
+from .errors import NotFoundError
+
+
+class Group:
+    """A group in a Zarr store (format 2 or 3). ``g["a/b"]`` opens a member."""
+
+    def __init__(self, core: _zarrgpu.Group, url: str, mode: str = "r"):
+        self._core = core
+        self._url = url
+        self._mode = mode
+        self._meta = core.metadata
+        self._tree: dict | None = None
+
+    @property
+    def attrs(self) -> dict:
+        return dict(self._meta["attributes"])
+
+    @property
+    def zarr_format(self) -> int:
+        return self._meta["zarr_format"]
+
+    @property
+    def path(self) -> str:
+        return self._core.path
+
+    @property
+    def name(self) -> str:
+        return "/" + self.path
+
+    @property
+    def store(self) -> str:
+        return self._url
+
+    @property
+    def is_consolidated(self) -> bool:
+        """Whether member metadata comes from consolidated metadata (v2 .zmetadata or v3 inline)."""
+        return self._core.is_consolidated
+
+    def tree(self) -> dict[str, dict]:
+        """Every node below: relative path -> metadata document (consolidated when available)."""
+        if self._tree is None:
+            self._tree = self._core.tree()
+        return self._tree
+
+    def member_names(self) -> list[str]:
+        return sorted(self._core.members())
+
+    def keys(self) -> list[str]:
+        return self.member_names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.member_names())
+
+    def __len__(self) -> int:
+        return len(self.member_names())
+
+    def __contains__(self, name: str) -> bool:
+        name = name.strip("/")
+        return name in self.tree() or name in self.member_names()
+
+    def __getitem__(self, name: str) -> "Array | Group":
+        name = name.strip("/")
+        node = self.tree().get(name)
+        kind = node["node_type"] if node else None
+        if kind is None:
+            full = posixpath.join(self.path, name) if self.path else name
+            kind = _zarrgpu.open_node(self._url, full)["node_type"]
+        if kind == "array":
+            return Array(self._core.open_array(name), self._url, self._mode)
+        return Group(self._core.open_group(name), self._url, self._mode)
+
+    def get(self, name: str, default: Any = None):
+        try:
+            return self[name]
+        except (NotFoundError, KeyError):
+            return default
+
+    def arrays(self) -> Iterator[tuple[str, Array]]:
+        for name in self.member_names():
+            node = self[name]
+            if isinstance(node, Array):
+                yield name, node
+
+    def groups(self) -> Iterator[tuple[str, "Group"]]:
+        for name in self.member_names():
+            node = self[name]
+            if isinstance(node, Group):
+                yield name, node
+
+    def create_array(self, name: str, **kwargs) -> Array:
+        from .create import create_array
+
+        kwargs.setdefault("zarr_format", self.zarr_format)
+        return create_array(self._url, posixpath.join(self.path, name) if self.path else name, **kwargs)
+
+    def create_group(self, name: str, **kwargs) -> "Group":
+        from .create import create_group
+
+        kwargs.setdefault("zarr_format", self.zarr_format)
+        return create_group(self._url, posixpath.join(self.path, name) if self.path else name, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<zarrgpu.Group {self._url}{'/' + self.path if self.path else ''} zarr_format={self.zarr_format}>"
