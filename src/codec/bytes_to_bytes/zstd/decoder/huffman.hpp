@@ -18,6 +18,8 @@ struct HuffmanScratch {
   uint8_t weights[256];
   int16_t norm[256];
   FseEntry weight_table[64];  // Accuracy_Log of the weights is at most 6
+  uint32_t rank_count[kHuffmanLogMax + 2];
+  uint32_t rank_start[kHuffmanLogMax + 2];
 };
 
 inline constexpr uint32_t kHuffmanWeightLogMax = 6;
@@ -85,7 +87,9 @@ ZARRGPU_HD_INLINE size_t read_huffman_table(const uint8_t* src, size_t size, Huf
     if (n == 0) return 0;
   }
   // The last symbol's weight is implied: the weights must sum to a power of two.
-  uint32_t rank_count[kHuffmanLogMax + 2] = {};
+  // Indexed tables live in the scratch (shared memory on the GPU), not in local memory.
+  uint32_t* rank_count = s.rank_count;
+  for (uint32_t w = 0; w < kHuffmanLogMax + 2; ++w) rank_count[w] = 0;
   uint32_t total = 0;
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t w = s.weights[i];
@@ -105,7 +109,7 @@ ZARRGPU_HD_INLINE size_t read_huffman_table(const uint8_t* src, size_t size, Huf
   if (rank_count[1] < 2 || (rank_count[1] & 1)) return 0;  // a full prefix code pairs the longest codes
 
   // Lowest weights (longest codes) take the first cells, in symbol order.
-  uint32_t rank_start[kHuffmanLogMax + 2];
+  uint32_t* rank_start = s.rank_start;
   uint32_t start = 0;
   for (uint32_t w = 1; w <= log; ++w) {
     rank_start[w] = start;

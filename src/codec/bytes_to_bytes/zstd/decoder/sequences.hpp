@@ -83,11 +83,10 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
   if (p >= size) return Status::corrupt_sequences;
   // Bits 1-0 are reserved; libzstd ignores them, and so do we, to accept what it accepts.
   const uint32_t modes = src[p++];
-  const TableMode mode[3] = {static_cast<TableMode>(modes >> 6), static_cast<TableMode>((modes >> 4) & 3u),
-                             static_cast<TableMode>((modes >> 2) & 3u)};
-  // Order in the stream: literals lengths, offsets, match lengths.
+  // Order in the stream: literals lengths (bits 7-6), offsets (5-4), match lengths (3-2).
   for (uint32_t c = 0; c < 3; ++c) {
-    const int64_t used = read_sequence_table(ws, static_cast<SequenceCode>(c), mode[c], src + p, size - p);
+    const auto mode = static_cast<TableMode>((modes >> (6 - 2 * c)) & 3u);
+    const int64_t used = read_sequence_table(ws, static_cast<SequenceCode>(c), mode, src + p, size - p);
     if (used < 0) return Status::corrupt_fse_table;
     ws.fse_repeatable[c] = true;
     p += static_cast<size_t>(used);
@@ -151,7 +150,8 @@ ZARRGPU_HD_INLINE uint32_t resolve_offset(uint32_t offset_value, uint32_t litera
   // With no literals the repeat index shifts by one, and index 3 means rep[0] - 1.
   const uint32_t index = offset_value - (literals_length != 0 ? 1u : 0u);
   if (index == 0) return rep[0];
-  const uint32_t offset = index == 3 ? rep[0] - 1 : rep[index];
+  // Constant indices only: keeps rep[] in registers on the GPU.
+  const uint32_t offset = index == 1 ? rep[1] : index == 2 ? rep[2] : rep[0] - 1;
   if (index != 1) rep[2] = rep[1];
   rep[1] = rep[0];
   rep[0] = offset;

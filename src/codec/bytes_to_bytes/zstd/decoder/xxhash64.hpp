@@ -36,7 +36,10 @@ ZARRGPU_HD_INLINE uint64_t xxh_finish(const uint64_t acc[4], bool had_stripes, c
   uint64_t h;
   if (had_stripes) {
     h = xxh_rotl(acc[0], 1) + xxh_rotl(acc[1], 7) + xxh_rotl(acc[2], 12) + xxh_rotl(acc[3], 18);
-    for (int i = 0; i < 4; ++i) h = xxh_merge(h, acc[i]);
+    h = xxh_merge(h, acc[0]);
+    h = xxh_merge(h, acc[1]);
+    h = xxh_merge(h, acc[2]);
+    h = xxh_merge(h, acc[3]);
   } else {
     h = seed + kXxhPrime5;
   }

@@ -1,0 +1,25 @@
+// A warp as the decoder's group (see decoder/group.hpp): lane 0 runs the
+// serial parts of the format, all 32 lanes share copies and Huffman streams.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "codec/bytes_to_bytes/zstd/decoder/config.hpp"
+
+namespace zarrgpu::zstd::gpu {
+
+struct WarpGroup {
+  static constexpr uint32_t kSize = 32;
+  __device__ __forceinline__ uint32_t rank() const { return threadIdx.x & 31u; }
+  __device__ __forceinline__ void sync() const { __syncwarp(); }
+  __device__ __forceinline__ uint32_t broadcast(uint32_t v) const { return __shfl_sync(0xFFFFFFFFu, v, 0); }
+  __device__ __forceinline__ uint64_t broadcast64(uint64_t v) const { return shuffle64(v, 0); }
+  __device__ __forceinline__ uint64_t shuffle64(uint64_t v, uint32_t src) const {
+    const uint32_t lo = __shfl_sync(0xFFFFFFFFu, static_cast<uint32_t>(v), src);
+    const uint32_t hi = __shfl_sync(0xFFFFFFFFu, static_cast<uint32_t>(v >> 32), src);
+    return (static_cast<uint64_t>(hi) << 32) | lo;
+  }
+  __device__ __forceinline__ bool any(bool p) const { return __any_sync(0xFFFFFFFFu, p) != 0; }
+};
+
+}  // namespace zarrgpu::zstd::gpu

@@ -1,0 +1,53 @@
+// Batched Zstandard decompression on the GPU (RFC 8878), zarrgpu's own.
+//
+// Shape of nvCOMP's batched API, our names: N chunks given as device arrays
+// of pointers and sizes; everything is enqueued on the caller's CUDA stream;
+// no host synchronisation, no allocation inside (CUDA-graph capturable); a
+// status and a decoded size per chunk. Plain C++: no CUDA header needed.
+//
+//   size_t temp = 0;
+//   get_decompress_temp_size(n, max_chunk_bytes, &temp);        // once
+//   decompress_async(d_in, d_in_sizes, d_out, d_out_caps, d_out_sizes,
+//                    d_statuses, n, d_temp, temp, {}, stream);  // per batch
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "codec/bytes_to_bytes/zstd/decoder/config.hpp"
+
+namespace zarrgpu::zstd::gpu {
+
+// Per-chunk status values are zarrgpu::zstd::Status (decoder/config.hpp),
+// written to device memory as uint32_t.
+using zarrgpu::zstd::Status;
+using zarrgpu::zstd::status_name;
+
+struct DecompressOptions {
+  bool verify_checksum = true;  // check Content_Checksum (XXH64) where frames carry one
+};
+
+// Return value of the host calls: 0 on success, else a cudaError_t value
+// (or kInvalidArgument for bad arguments detected before any launch).
+using Result = int;
+inline constexpr Result kSuccess = 0;
+inline constexpr Result kInvalidArgument = 1;  // == cudaErrorInvalidValue
+
+// Scratch bytes decompress_async needs for this many chunks. The decoder
+// keeps its tables in shared memory and decodes Huffman literals in place in
+// the output, so today this is a small constant; callers must still ask.
+Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes);
+
+// Decodes chunk i from d_in_ptrs[i][0, d_in_sizes[i]) into
+// d_out_ptrs[i][0, d_out_capacities[i]). Each chunk may hold several
+// Zstandard and skippable frames. Writes d_out_sizes[i] (0 on error) and
+// d_statuses[i]. Bytes past the decoded size but inside the capacity may be
+// overwritten. All pointers are device pointers; stream is a cudaStream_t.
+Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, void* const* d_out_ptrs,
+                        const size_t* d_out_capacities, size_t* d_out_sizes, Status* d_statuses, size_t num_chunks,
+                        void* d_temp, size_t temp_bytes, const DecompressOptions& options, void* stream);
+
+// True when the CUDA path was built and a device is visible.
+bool device_available();
+
+}  // namespace zarrgpu::zstd::gpu

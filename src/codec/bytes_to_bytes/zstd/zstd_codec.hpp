@@ -1,0 +1,31 @@
+// `zstd` (Zarr v3 zstd codec; numcodecs.Zstd): RFC 8878 frames through
+// libzstd. Decoding accepts concatenated frames, with or without the frame
+// content size (TensorStore writes none).
+#pragma once
+
+#include <string>
+
+#include "codec/codec.hpp"
+
+namespace zarrgpu::codec {
+
+class ZstdCodec final : public BytesToBytesCodec {
+ public:
+  ZstdCodec(const CodecSpec& spec, const ChunkRepresentation& input);
+
+  std::string_view name() const noexcept override { return name_; }
+  CodecSpec spec() const override;
+  Bytes decode(std::span<const std::byte> in, std::size_t expected_size) const override;
+  void decode_into(std::span<const std::byte> in, std::span<std::byte> out) const override;
+  Bytes encode(std::span<const std::byte> in) const override;
+
+  int level() const noexcept { return level_; }
+  bool checksum() const noexcept { return checksum_; }
+
+ private:
+  std::string name_;
+  int level_ = 0;
+  bool checksum_ = false;
+};
+
+}  // namespace zarrgpu::codec

@@ -1,0 +1,288 @@
+// GPU tests of the batched decoder: the differential corpus decoded in one
+// batch must match the original bytes and the host decoder's statuses, also
+// for corrupt inputs; no write leaves a chunk's capacity; the call can be
+// captured in a CUDA graph. Skips when no GPU is present.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "codec/bytes_to_bytes/zstd/decoder/decode_frames.hpp"
+#include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
+#include "frame_corpus.hpp"
+
+namespace zarrgpu::zstd::testing {
+namespace {
+
+namespace zg = zarrgpu::zstd::gpu;
+
+#define CUDA_OK(x) ASSERT_EQ((x), cudaSuccess) << cudaGetErrorString(x)
+
+constexpr size_t kGuard = 32;
+constexpr uint8_t kGuardByte = 0x5A;
+
+struct Case {
+  Bytes frame;
+  Bytes expected;     // original data (valid frames)
+  size_t capacity;
+  std::string what;
+};
+
+struct BatchResult {
+  std::vector<Bytes> outputs;  // capacity bytes each
+  std::vector<size_t> sizes;
+  std::vector<Status> statuses;
+  bool guards_intact = true;
+};
+
+// Decodes all cases in one decompress_async call (optionally through a CUDA graph).
+void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false) {
+  const size_t n = cases.size();
+  size_t in_total = 0, out_total = 0;
+  std::vector<size_t> in_off(n), out_off(n);
+  for (size_t i = 0; i < n; ++i) {
+    in_off[i] = in_total;
+    in_total += cases[i].frame.size();
+    out_off[i] = out_total;
+    out_total += cases[i].capacity + kGuard;  // guard bytes after every chunk's capacity
+  }
+  Bytes h_in(in_total + 1), h_out(out_total + 1, kGuardByte);
+  for (size_t i = 0; i < n; ++i) std::memcpy(h_in.data() + in_off[i], cases[i].frame.data(), cases[i].frame.size());
+  uint8_t *d_in = nullptr, *d_out = nullptr;
+  CUDA_OK(cudaMalloc(&d_in, h_in.size()));
+  CUDA_OK(cudaMalloc(&d_out, h_out.size()));
+  CUDA_OK(cudaMemcpy(d_in, h_in.data(), h_in.size(), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(d_out, h_out.data(), h_out.size(), cudaMemcpyHostToDevice));
+  std::vector<const void*> in_ptrs(n);
+  std::vector<void*> out_ptrs(n);
+  std::vector<size_t> in_sizes(n), caps(n);
+  for (size_t i = 0; i < n; ++i) {
+    in_ptrs[i] = d_in + in_off[i];
+    out_ptrs[i] = d_out + out_off[i];
+    in_sizes[i] = cases[i].frame.size();
+    caps[i] = cases[i].capacity;
+  }
+  void **d_in_ptrs = nullptr, **d_out_ptrs = nullptr;
+  size_t *d_in_sizes = nullptr, *d_caps = nullptr, *d_sizes = nullptr;
+  Status* d_status = nullptr;
+  CUDA_OK(cudaMalloc(&d_in_ptrs, n * sizeof(void*)));
+  CUDA_OK(cudaMalloc(&d_out_ptrs, n * sizeof(void*)));
+  CUDA_OK(cudaMalloc(&d_in_sizes, n * sizeof(size_t)));
+  CUDA_OK(cudaMalloc(&d_caps, n * sizeof(size_t)));
+  CUDA_OK(cudaMalloc(&d_sizes, n * sizeof(size_t)));
+  CUDA_OK(cudaMalloc(&d_status, n * sizeof(Status)));
+  CUDA_OK(cudaMemcpy(d_in_ptrs, in_ptrs.data(), n * sizeof(void*), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(d_out_ptrs, out_ptrs.data(), n * sizeof(void*), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(d_in_sizes, in_sizes.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(d_caps, caps.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+  size_t temp_bytes = 0;
+  ASSERT_EQ(zg::get_decompress_temp_size(n, 1 << 20, &temp_bytes), zg::kSuccess);
+  void* d_temp = nullptr;
+  CUDA_OK(cudaMalloc(&d_temp, temp_bytes ? temp_bytes : 1));
+  cudaStream_t stream;
+  CUDA_OK(cudaStreamCreate(&stream));
+  if (use_graph) {
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    ASSERT_EQ(zg::decompress_async(reinterpret_cast<const void* const*>(d_in_ptrs), d_in_sizes, d_out_ptrs, d_caps,
+                                   d_sizes, d_status, n, d_temp, temp_bytes, {}, stream),
+              zg::kSuccess);
+    CUDA_OK(cudaStreamEndCapture(stream, &graph));
+    CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_OK(cudaGraphLaunch(exec, stream));
+    CUDA_OK(cudaGraphLaunch(exec, stream));  // replay: same answer
+    CUDA_OK(cudaGraphExecDestroy(exec));
+    CUDA_OK(cudaGraphDestroy(graph));
+  } else {
+    ASSERT_EQ(zg::decompress_async(reinterpret_cast<const void* const*>(d_in_ptrs), d_in_sizes, d_out_ptrs, d_caps,
+                                   d_sizes, d_status, n, d_temp, temp_bytes, {}, stream),
+              zg::kSuccess);
+  }
+  CUDA_OK(cudaStreamSynchronize(stream));
+  CUDA_OK(cudaGetLastError());
+  CUDA_OK(cudaMemcpy(h_out.data(), d_out, h_out.size(), cudaMemcpyDeviceToHost));
+  r->sizes.resize(n);
+  r->statuses.resize(n);
+  CUDA_OK(cudaMemcpy(r->sizes.data(), d_sizes, n * sizeof(size_t), cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(r->statuses.data(), d_status, n * sizeof(Status), cudaMemcpyDeviceToHost));
+  r->outputs.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t* o = h_out.data() + out_off[i];
+    r->outputs[i].assign(o, o + cases[i].capacity);
+    for (size_t k = 0; k < kGuard; ++k) {
+      if (o[cases[i].capacity + k] != kGuardByte) r->guards_intact = false;
+    }
+  }
+  cudaStreamDestroy(stream);
+  for (void* p : {static_cast<void*>(d_in), static_cast<void*>(d_out), static_cast<void*>(d_in_ptrs),
+                  static_cast<void*>(d_out_ptrs), static_cast<void*>(d_in_sizes), static_cast<void*>(d_caps),
+                  static_cast<void*>(d_sizes), static_cast<void*>(d_status), d_temp}) {
+    cudaFree(p);
+  }
+}
+
+void skip_without_gpu() {
+  if (!zg::device_available()) GTEST_SKIP() << "no CUDA device";
+}
+
+std::vector<Case> valid_corpus(int count, uint64_t seed, size_t max_size) {
+  Rng rng(seed);
+  std::vector<Case> cases;
+  for (int i = 0; i < count; ++i) {
+    FrameParams fp;
+    fp.level = static_cast<int>(rng.below(30)) - 7;
+    if (fp.level == 0) fp.level = 3;
+    if (fp.level > 17 && rng.below(3) != 0) fp.level = 12;
+    if (rng.below(3) == 0) fp.window_log = 10 + static_cast<int>(rng.below(10));
+    fp.content_size = rng.below(2) == 0;
+    fp.checksum = rng.below(2) == 0;
+    if (rng.below(4) == 0) fp.flush_every = 16 + rng.below(3000);
+    if (rng.below(6) == 0) fp.literal_mode = 1 + static_cast<int>(rng.below(2));
+    if (rng.below(5) == 0) fp.streamed = true;
+    const auto kind = static_cast<DataKind>(rng.below(static_cast<uint32_t>(DataKind::count)));
+    const size_t size = rng.below(4) == 0 ? rng.below(300) : rng.below(static_cast<uint32_t>(max_size));
+    Case c;
+    c.expected = make_data(kind, size, rng.next());
+    c.frame = compress(c.expected, fp);
+    if (rng.below(5) == 0) {  // a second frame and a skippable frame in the same chunk
+      const Bytes more = make_data(DataKind::text, rng.below(20000), rng.next());
+      const Bytes f2 = compress(more, fp);
+      const Bytes skip = skippable_frame(1, rng.below(40), rng.next());
+      c.frame.insert(c.frame.end(), skip.begin(), skip.end());
+      c.frame.insert(c.frame.end(), f2.begin(), f2.end());
+      c.expected.insert(c.expected.end(), more.begin(), more.end());
+    }
+    c.capacity = c.expected.size() + (rng.below(2) ? 0 : rng.below(100));
+    c.what = std::string(data_kind_name(kind)) + " " + fp.describe();
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+TEST(ZstdGpu, DifferentialCorpusIsBitExact) {
+  skip_without_gpu();
+  std::vector<Case> cases = valid_corpus(2500, 4711, 200000);
+  // Every level once more on an ERA5-like field, 1 MiB each.
+  for (int level = -5; level <= 22; ++level) {
+    if (level == 0) continue;
+    FrameParams fp;
+    fp.level = level;
+    fp.checksum = true;
+    Case c;
+    c.expected = make_data(DataKind::float_field, level >= 18 ? 200000 : 1 << 20, 900 + level);
+    c.frame = compress(c.expected, fp);
+    c.capacity = c.expected.size();
+    c.what = "float level " + std::to_string(level);
+    cases.push_back(std::move(c));
+  }
+  BatchResult r;
+  run_batch(cases, &r);
+  if (HasFatalFailure()) return;
+  EXPECT_TRUE(r.guards_intact);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ASSERT_EQ(r.statuses[i], Status::ok) << status_name(r.statuses[i]) << " #" << i << " " << cases[i].what;
+    ASSERT_EQ(r.sizes[i], cases[i].expected.size()) << cases[i].what;
+    ASSERT_TRUE(std::equal(cases[i].expected.begin(), cases[i].expected.end(), r.outputs[i].begin()))
+        << "#" << i << " " << cases[i].what;
+  }
+}
+
+TEST(ZstdGpu, CorruptInputMatchesHostStatusesAndStaysInBounds) {
+  skip_without_gpu();
+  std::vector<Case> base = valid_corpus(300, 99, 60000);
+  Rng rng(123);
+  std::vector<Case> cases;
+  for (const Case& b : base) {
+    for (int t = 0; t < 6; ++t) {
+      Case c = b;
+      switch (t) {
+        case 0: c.frame.resize(rng.below(static_cast<uint32_t>(c.frame.size()))); break;          // truncated
+        case 1: c.capacity = c.expected.empty() ? 0 : rng.below(static_cast<uint32_t>(c.expected.size())); break;
+        default:
+          for (int k = 0; k < t; ++k) c.frame[rng.below(static_cast<uint32_t>(c.frame.size()))] ^= uint8_t(1u << rng.below(8));
+          break;
+      }
+      cases.push_back(std::move(c));
+    }
+  }
+  BatchResult r;
+  run_batch(cases, &r);
+  if (HasFatalFailure()) return;
+  EXPECT_TRUE(r.guards_intact) << "a chunk wrote past its capacity";
+  for (size_t i = 0; i < cases.size(); ++i) {
+    Bytes host(cases[i].capacity + 1);
+    size_t n = 0;
+    const Status st = decode_frames(cases[i].frame.data(), cases[i].frame.size(), host.data(), cases[i].capacity, &n);
+    ASSERT_EQ(r.statuses[i], st) << "#" << i << " gpu " << status_name(r.statuses[i]) << " host " << status_name(st);
+    if (st == Status::ok) {
+      ASSERT_EQ(r.sizes[i], n);
+      ASSERT_TRUE(std::equal(host.begin(), host.begin() + n, r.outputs[i].begin())) << "#" << i;
+    }
+  }
+}
+
+TEST(ZstdGpu, GraphCaptureAndEdgeCases) {
+  skip_without_gpu();
+  std::vector<Case> cases = valid_corpus(64, 7, 100000);
+  Case empty;  // an empty chunk decodes to nothing
+  empty.capacity = 0;
+  cases.push_back(empty);
+  Case garbage;
+  garbage.frame = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  garbage.capacity = 100;
+  cases.push_back(garbage);
+  BatchResult r;
+  run_batch(cases, &r, /*use_graph=*/true);
+  if (HasFatalFailure()) return;
+  EXPECT_TRUE(r.guards_intact);
+  for (size_t i = 0; i < 64; ++i) {
+    ASSERT_EQ(r.statuses[i], Status::ok) << i;
+    ASSERT_TRUE(std::equal(cases[i].expected.begin(), cases[i].expected.end(), r.outputs[i].begin()));
+  }
+  EXPECT_EQ(r.statuses[64], Status::ok);
+  EXPECT_EQ(r.sizes[64], 0u);
+  EXPECT_EQ(r.statuses[65], Status::unknown_frame);
+  size_t temp = 0;
+  EXPECT_EQ(zg::get_decompress_temp_size(0, 0, &temp), zg::kSuccess);
+  EXPECT_EQ(zg::decompress_async(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, 0, {}, nullptr),
+            zg::kSuccess);
+  EXPECT_EQ(zg::decompress_async(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 3, nullptr, 0, {}, nullptr),
+            zg::kInvalidArgument);
+}
+
+// A large batch of ERA5-like chunks; bench/gpu/zstd.sh runs this one under
+// compute-sanitizer memcheck and racecheck. ZSTD_GPU_TEST_CHUNKS sets the size.
+TEST(ZstdGpu, LargeBatch) {
+  skip_without_gpu();
+  const char* env = std::getenv("ZSTD_GPU_TEST_CHUNKS");
+  const int chunks = env ? std::atoi(env) : 512;
+  std::vector<Case> cases;
+  Rng rng(1);
+  for (int i = 0; i < chunks; ++i) {
+    FrameParams fp;
+    fp.level = (i % 4 == 0) ? 1 : (i % 4 == 1) ? 3 : (i % 4 == 2) ? 9 : -1;
+    fp.content_size = (i & 1) != 0;
+    fp.checksum = (i % 3) == 0;
+    Case c;
+    const auto kind = i % 5 == 0 ? DataKind::mixed : DataKind::float_field;
+    c.expected = make_data(kind, 64 * 1024 + (i % 7) * 1000, rng.next());
+    c.frame = compress(c.expected, fp);
+    c.capacity = c.expected.size();
+    cases.push_back(std::move(c));
+  }
+  BatchResult r;
+  run_batch(cases, &r);
+  if (HasFatalFailure()) return;
+  EXPECT_TRUE(r.guards_intact);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ASSERT_EQ(r.statuses[i], Status::ok) << i;
+    ASSERT_TRUE(std::equal(cases[i].expected.begin(), cases[i].expected.end(), r.outputs[i].begin())) << i;
+  }
+}
+
+}  // namespace
+}  // namespace zarrgpu::zstd::testing
