@@ -125,9 +125,11 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   }
 }
 
-void skip_without_gpu() {
-  if (!zg::device_available()) GTEST_SKIP() << "no CUDA device";
-}
+// A macro: GTEST_SKIP only leaves the function it is written in.
+#define SKIP_WITHOUT_GPU()                                        \
+  do {                                                            \
+    if (!zg::device_available()) GTEST_SKIP() << "no CUDA device"; \
+  } while (0)
 
 std::vector<Case> valid_corpus(int count, uint64_t seed, size_t max_size) {
   Rng rng(seed);
@@ -164,7 +166,7 @@ std::vector<Case> valid_corpus(int count, uint64_t seed, size_t max_size) {
 }
 
 TEST(ZstdGpu, DifferentialCorpusIsBitExact) {
-  skip_without_gpu();
+  SKIP_WITHOUT_GPU();
   std::vector<Case> cases = valid_corpus(2500, 4711, 200000);
   // Every level once more on an ERA5-like field, 1 MiB each.
   for (int level = -5; level <= 22; ++level) {
@@ -192,7 +194,7 @@ TEST(ZstdGpu, DifferentialCorpusIsBitExact) {
 }
 
 TEST(ZstdGpu, CorruptInputMatchesHostStatusesAndStaysInBounds) {
-  skip_without_gpu();
+  SKIP_WITHOUT_GPU();
   std::vector<Case> base = valid_corpus(300, 99, 60000);
   Rng rng(123);
   std::vector<Case> cases;
@@ -226,7 +228,7 @@ TEST(ZstdGpu, CorruptInputMatchesHostStatusesAndStaysInBounds) {
 }
 
 TEST(ZstdGpu, GraphCaptureAndEdgeCases) {
-  skip_without_gpu();
+  SKIP_WITHOUT_GPU();
   std::vector<Case> cases = valid_corpus(64, 7, 100000);
   Case empty;  // an empty chunk decodes to nothing
   empty.capacity = 0;
@@ -257,7 +259,7 @@ TEST(ZstdGpu, GraphCaptureAndEdgeCases) {
 // A large batch of ERA5-like chunks; bench/gpu/zstd.sh runs this one under
 // compute-sanitizer memcheck and racecheck. ZSTD_GPU_TEST_CHUNKS sets the size.
 TEST(ZstdGpu, LargeBatch) {
-  skip_without_gpu();
+  SKIP_WITHOUT_GPU();
   const char* env = std::getenv("ZSTD_GPU_TEST_CHUNKS");
   const int chunks = env ? std::atoi(env) : 512;
   std::vector<Case> cases;
