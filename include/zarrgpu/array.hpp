@@ -16,6 +16,8 @@
 
 namespace zarrgpu {
 
+namespace engine { struct ArrayState; }
+
 struct ReadOptions {
   unsigned threads = 0;         // 0: hardware concurrency
   void* cuda_stream = nullptr;  // Device::cuda reads: the caller's stream (cudaStream_t)
@@ -61,6 +63,7 @@ class Array {
   std::shared_ptr<Store> store_;
   std::string path_;
   std::shared_ptr<const ArrayMetadata> metadata_;
+  std::shared_ptr<const engine::ArrayState> state_;  // codec chains built once (src/engine)
 };
 
 class Group {

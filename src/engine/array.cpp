@@ -1,0 +1,133 @@
+// zarrgpu::Array: opening, creating, and dispatching reads and writes to the
+// engine (src/engine/read.cpp, write.cpp) or to the GPU read path.
+#include <algorithm>
+
+#include "engine/array_state.hpp"
+#include "engine/node_path.hpp"
+#include "zarrgpu/array.hpp"
+#include "zarrgpu/error.hpp"
+
+#if defined(ZARRGPU_HAVE_CUDA) && __has_include("engine/device_read/device_read.hpp")
+#include "engine/device_read/device_read.hpp"
+#define ZARRGPU_ENGINE_DEVICE_READ 1
+#endif
+
+namespace zarrgpu {
+
+Array::Array(std::shared_ptr<Store> store, std::string path, ArrayMetadata metadata)
+    : store_(std::move(store)), path_(engine::normalize_node_path(path)),
+      metadata_(std::make_shared<const ArrayMetadata>(std::move(metadata))) {
+  if (!store_) throw Error(ErrorKind::invalid_argument, "no store", {path_, "", "", ""});
+  try {
+    if (metadata_->chunk_shape.size() != metadata_->shape.size()) {
+      throw Error(ErrorKind::invalid_metadata, "chunk shape rank " + std::to_string(metadata_->chunk_shape.size()) +
+                                                   " differs from the array's " + std::to_string(metadata_->shape.size()));
+    }
+    if (metadata_->zarr_format == 2 && metadata_->codecs.empty()) {
+      // A format 2 array described by its v2 fields only: derive the chain.
+      auto m = std::make_shared<ArrayMetadata>(*metadata_);
+      m->codecs = v2_codec_chain(m->v2, m->data_type, m->ndim(), path_);
+      metadata_ = std::move(m);
+    }
+    state_ = engine::make_array_state(*metadata_, path_);
+  } catch (const Error& e) {
+    throw e.with_context({path_, "", "", store_->describe()});
+  }
+}
+
+Array Array::open(std::shared_ptr<Store> store, std::string path) {
+  if (!store) throw Error(ErrorKind::invalid_argument, "no store", {path, "", "", ""});
+  path = engine::normalize_node_path(path);
+  NodeMetadata node = open_node(*store, path);
+  if (!std::holds_alternative<ArrayMetadata>(node)) {
+    throw Error(ErrorKind::invalid_argument, "'" + path + "' is a group, not an array", {path, "", "", store->describe()});
+  }
+  return Array(std::move(store), std::move(path), std::get<ArrayMetadata>(std::move(node)));
+}
+
+Array Array::create(std::shared_ptr<Store> store, std::string path, ArrayMetadata metadata, bool overwrite) {
+  if (!store) throw Error(ErrorKind::invalid_argument, "no store", {path, "", "", ""});
+  path = engine::normalize_node_path(path);
+  const ErrorContext ctx{path, "", "", store->describe()};
+  // Build (and so validate) everything before touching the store.
+  Array array(store, path, std::move(metadata));
+  const ArrayMetadata& m = array.metadata();
+  for (const char* name : {"zarr.json", ".zarray", ".zgroup"}) {
+    const std::string key = engine::join_key(path, name);
+    if (!store->exists(key)) continue;
+    if (!overwrite) {
+      throw Error(ErrorKind::invalid_argument, "a node already exists at '" + path + "' (" + key + ")", ctx);
+    }
+  }
+  if (overwrite) {
+    // Like zarr-python's overwrite: the node and everything below it go.
+    for (const auto& key : store->list(path)) store->erase(key);
+  }
+  auto put = [&](const char* name, const json& doc) {
+    const std::string text = doc.dump(2);
+    store->write(engine::join_key(path, name), std::as_bytes(std::span(text.data(), text.size())));
+  };
+  if (m.zarr_format == 2) {
+    put(".zarray", to_zarray(m));
+    if (!m.attributes.empty()) put(".zattrs", m.attributes);
+  } else {
+    put("zarr.json", to_zarr_json(m));
+  }
+  return array;
+}
+
+std::string Array::chunk_key(std::span<const std::uint64_t> chunk_coords) const {
+  return engine::join_key(path_, metadata_->chunk_key_encoding.encode(chunk_coords));
+}
+
+void Array::read(const Selection& selection, std::span<std::byte> out, const ReadOptions& options) const {
+  std::vector<DimRange> ranges;
+  try {
+    ranges = selection.resolve(metadata_->shape);
+  } catch (const Error& e) {
+    throw e.with_context({path_, "", "", store_->describe()});
+  }
+  engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out, options);
+}
+
+Bytes Array::read(const Selection& selection, const ReadOptions& options) const {
+  std::vector<DimRange> ranges;
+  try {
+    ranges = selection.resolve(metadata_->shape);
+  } catch (const Error& e) {
+    throw e.with_context({path_, "", "", store_->describe()});
+  }
+  std::uint64_t n = size_of(metadata_->data_type);
+  for (const auto& r : ranges) n *= r.count;
+  Bytes out(n);
+  engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out.span(), options);
+  return out;
+}
+
+void Array::read(const Selection& selection, void* out, std::size_t out_bytes, Device device,
+                 const ReadOptions& options) const {
+  if (device.kind == Device::Kind::cpu) {
+    read(selection, std::span(static_cast<std::byte*>(out), out_bytes), options);
+    return;
+  }
+#if defined(ZARRGPU_ENGINE_DEVICE_READ)
+  engine::read_to_device(*this, selection, out, out_bytes, device, options);
+#else
+  (void)out;
+  (void)out_bytes;
+  (void)options;
+  throw Error(ErrorKind::unsupported, "this build has no CUDA path", {path_, "", "", store_->describe()});
+#endif
+}
+
+void Array::write(const Selection& selection, std::span<const std::byte> data, const WriteOptions& options) {
+  std::vector<DimRange> ranges;
+  try {
+    ranges = selection.resolve(metadata_->shape);
+  } catch (const Error& e) {
+    throw e.with_context({path_, "", "", store_->describe()});
+  }
+  engine::write_selection(*store_, path_, *metadata_, *state_, std::move(ranges), data, options);
+}
+
+}  // namespace zarrgpu

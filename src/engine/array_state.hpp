@@ -1,0 +1,53 @@
+// What the engine builds once per opened array: the codec chains (validated
+// at open time, so a bad configuration is reported with the codec's name
+// before any chunk is touched), the shard layout, and the fill element.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "codec/codec.hpp"
+#include "engine/plan.hpp"
+#include "zarrgpu/array.hpp"
+
+namespace zarrgpu::engine {
+
+struct ArrayState {
+  explicit ArrayState(codec::CodecChain c) : chain(std::move(c)) {}
+
+  codec::CodecChain chain;  // the array's chain, for whole chunks (or whole shards)
+  // Partially readable sharding (partial_shard_layout): the inner chunks' and
+  // the shard index's chains, and the index's encoded size in bytes.
+  std::optional<ShardLayout> shard_layout;
+  std::optional<codec::CodecChain> inner_chain;
+  std::optional<codec::CodecChain> index_chain;
+  std::uint64_t index_encoded_size = 0;
+  // One element of the fill value, native order (format 2 null -> zeros).
+  std::array<std::byte, 16> fill{};
+  // False for a format 2 null fill value: no chunk counts as "empty".
+  bool has_fill = true;
+
+  const std::byte* fill_element() const noexcept { return fill.data(); }
+};
+
+// Throws Error naming the array (and codec) when the chain cannot be built.
+std::shared_ptr<const ArrayState> make_array_state(const ArrayMetadata& metadata, const std::string& path);
+
+// The ErrorContext of a chunk of an array in a store.
+ErrorContext chunk_context(const std::string& array_path, const std::string& key, const Store& store);
+
+// Reads/writes `ranges` of the array; `out`/`data` is the selection in C order.
+void read_selection(Store& store, const std::string& path, const ArrayMetadata& metadata, const ArrayState& state,
+                    std::vector<DimRange> ranges, std::span<std::byte> out, const ReadOptions& options);
+void write_selection(Store& store, const std::string& path, const ArrayMetadata& metadata, const ArrayState& state,
+                     std::vector<DimRange> ranges, std::span<const std::byte> data, const WriteOptions& options);
+
+// Chunks read (or encoded) per batch: enough to keep every thread busy, few
+// enough that a batch's bytes stay bounded (~256 MiB of decoded chunks).
+std::size_t chunks_per_batch(std::size_t chunk_nbytes, unsigned threads);
+
+}  // namespace zarrgpu::engine

@@ -1,0 +1,56 @@
+#include "engine/device_read/gpu_zstd.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "gpu/cuda_check.hpp"
+#include "zarrgpu/error.hpp"
+
+#if __has_include("codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp")
+#include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
+#define ZARRGPU_DEVICE_READ_GPU_ZSTD 1
+#endif
+
+namespace zarrgpu::engine::device_read {
+
+#if defined(ZARRGPU_DEVICE_READ_GPU_ZSTD)
+namespace zgpu = zarrgpu::zstd::gpu;
+static_assert(sizeof(zgpu::Status) == sizeof(std::uint32_t));
+
+bool GpuZstd::available() {
+  const char* v = std::getenv("ZARRGPU_GPU_ZSTD");
+  if (v && std::strcmp(v, "0") == 0) return false;
+  return true;
+}
+
+std::size_t GpuZstd::temp_bytes(std::size_t chunks, std::size_t max_decoded_bytes) {
+  std::size_t t = 0;
+  const int r = zgpu::get_decompress_temp_size(chunks, max_decoded_bytes, &t);
+  if (r != zgpu::kSuccess) ZARRGPU_CUDA_CHECK(static_cast<cudaError_t>(r));
+  return t;
+}
+
+void GpuZstd::decompress(const void* const* in_ptrs, const std::size_t* in_sizes, void* const* out_ptrs,
+                         const std::size_t* out_capacities, std::size_t* out_sizes, std::uint32_t* statuses,
+                         std::size_t n, void* temp, std::size_t temp_bytes, bool verify_checksum, cudaStream_t stream) {
+  zgpu::DecompressOptions o;
+  o.verify_checksum = verify_checksum;
+  const int r = zgpu::decompress_async(in_ptrs, in_sizes, out_ptrs, out_capacities, out_sizes,
+                                       reinterpret_cast<zgpu::Status*>(statuses), n, temp, temp_bytes, o, stream);
+  if (r != zgpu::kSuccess) ZARRGPU_CUDA_CHECK(static_cast<cudaError_t>(r));
+}
+
+std::string GpuZstd::status_name(std::uint32_t status) {
+  return zgpu::status_name(static_cast<zgpu::Status>(status));
+}
+#else
+bool GpuZstd::available() { return false; }
+std::size_t GpuZstd::temp_bytes(std::size_t, std::size_t) { return 0; }
+void GpuZstd::decompress(const void* const*, const std::size_t*, void* const*, const std::size_t*, std::size_t*,
+                         std::uint32_t*, std::size_t, void*, std::size_t, bool, cudaStream_t) {
+  throw Error(ErrorKind::internal, "GPU zstd decoder not built");
+}
+std::string GpuZstd::status_name(std::uint32_t status) { return "status " + std::to_string(status); }
+#endif
+
+}  // namespace zarrgpu::engine::device_read

@@ -1,0 +1,25 @@
+// The seam to the batched GPU zstd decoder (src/codec/bytes_to_bytes/zstd/gpu).
+// When that decoder is not in the tree, available() is false and zstd chains
+// decode on CPU threads (DeviceChain::Mode::cpu_bytes). ZARRGPU_GPU_ZSTD=0
+// forces the CPU path (for comparisons).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+namespace zarrgpu::engine::device_read {
+
+struct GpuZstd {
+  static bool available();
+  static std::size_t temp_bytes(std::size_t chunks, std::size_t max_decoded_bytes);
+  // Device arrays of n entries; statuses are uint32 (0 = ok).
+  static void decompress(const void* const* in_ptrs, const std::size_t* in_sizes, void* const* out_ptrs,
+                         const std::size_t* out_capacities, std::size_t* out_sizes, std::uint32_t* statuses,
+                         std::size_t n, void* temp, std::size_t temp_bytes, bool verify_checksum, cudaStream_t stream);
+  static std::string status_name(std::uint32_t status);
+};
+
+}  // namespace zarrgpu::engine::device_read

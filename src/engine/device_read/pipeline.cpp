@@ -1,0 +1,393 @@
+#include "engine/device_read/pipeline.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+
+#include "engine/device_read/batch.hpp"
+#include "engine/device_read/device_chain.hpp"
+#include "engine/device_read/gpu_zstd.hpp"
+#include "engine/device_read/item_source.hpp"
+#include "engine/device_read/pipeline_resources.hpp"
+#include "engine/thread_pool.hpp"
+#include "gpu/cufile.hpp"
+#include "gpu/delta.hpp"
+#include "gpu/io_path.hpp"
+#include "gpu/place.hpp"
+#include "gpu/shuffle.hpp"
+
+namespace zarrgpu::engine::device_read {
+
+static_assert(sizeof(gpu::ShuffleItem) == kShuffleItemBytes && sizeof(gpu::DeltaItem) == kDeltaItemBytes);
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Mode = DeviceChain::Mode;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The local directory behind a store ("file:///path"), for cuFile.
+std::optional<std::string> local_root(const Store& store) {
+  const std::string d = store.describe();
+  constexpr std::string_view file = "file://";
+  if (d.compare(0, file.size(), file) != 0) return std::nullopt;
+  return d.substr(file.size());
+}
+
+class Reader {
+ public:
+  Reader(const Array& array, const Plan& plan, std::byte* out, int device, const ReadOptions& options,
+         DeviceReadStats& stats)
+      : array_(array), plan_(plan), out_(out), options_(options), stats_(stats),
+        config_(gpu::StagingConfig::from_environment()),
+        source_(*array.store(), array.metadata(), array.path(), plan),
+        chain_(classify_chain(source_.chain(source_.sharded() ? 1 : 0), GpuZstd::available())),
+        codec_chain_(source_.chain(source_.sharded() ? 1 : 0)),
+        lease_(device, config_) {
+    fill_ = {};
+    std::memcpy(&fill_, array.metadata().fill_value.bytes.data(), sizeof(fill_));
+    choose_io_path();
+  }
+
+  void run() {
+    // Our streams start after the work already queued on the caller's stream.
+    const auto caller = static_cast<cudaStream_t>(options_.cuda_stream);
+    gpu::Event caller_ready;
+    caller_ready.record(caller);
+    for (auto& s : lease_->slots) caller_ready.wait_on(s->stream.get());
+
+    std::deque<ReadItem> pending;
+    bool more = true;
+    std::size_t k = 0;
+    const BatchLimits limits{config_.slot_bytes, config_.scratch_bytes, io_ != gpu::IoPath::posix};
+    for (;;) {
+      // Keep about two batches of items planned ahead, no more: memory stays
+      // bounded whatever the number of chunks.
+      if (more && pending.size() * std::max<std::size_t>(chain_.decoded_bytes, 1) < 2 * config_.scratch_bytes) {
+        const auto t0 = Clock::now();
+        more = source_.next(config_.scratch_bytes, pending);
+        stats_.seconds_io += seconds_since(t0);
+      }
+      if (pending.empty()) {
+        if (more) continue;
+        break;
+      }
+      if (more && pending.size() * std::max<std::size_t>(chain_.decoded_bytes, 1) < config_.scratch_bytes &&
+          pending.size() < kMaxBatchItems) {
+        continue;  // top up before cutting a batch
+      }
+      std::vector<ReadItem> batch = take_batch(pending, chain_, limits);
+      run_batch(k++, batch);
+    }
+    for (std::size_t s = 0; s < lease_->slots.size(); ++s) retire(*lease_->slots[s]);
+    for (auto& s : lease_->slots) s->placed.wait_on(caller);
+  }
+
+ private:
+  void choose_io_path() {
+    const gpu::IoRequest request = gpu::io_request_from_environment();
+    const auto root = local_root(*array_.store());
+    bool cufile_ok = false, true_gds = false;
+    std::string why = "posix pread into the pinned ring";
+    if (request != gpu::IoRequest::posix && root && chain_.mode == Mode::gpu) {
+      gpu::CuFile& lib = gpu::CuFile::instance();
+      cufile_ok = lib.available();
+      true_gds = lib.true_gds();
+      why = lib.why();
+    } else if (chain_.mode != Mode::gpu) {
+      why = std::string("posix: codecs decode on CPU threads (") + chain_.mode_name() + " mode)";
+    }
+    io_ = gpu::resolve_io_path(request, cufile_ok, true_gds, root.has_value());
+    if (io_ == gpu::IoPath::posix && request == gpu::IoRequest::auto_ && cufile_ok)
+      why += "; posix is faster than cuFile compatibility mode";
+    if (io_ != gpu::IoPath::posix) root_ = *root;
+    stats_.io_path = gpu::to_string(io_);
+    stats_.io_detail = why;
+  }
+
+  // Waits for the batch last enqueued on `slot`, accounts its GPU times,
+  // and checks its decoder statuses.
+  void retire(SlotResources& slot) {
+    if (!slot.pending) return;
+    slot.placed.synchronize();
+    slot.pending = false;
+    stats_.seconds_h2d += slot.copied.elapsed_since(slot.start) / 1e3;
+    stats_.seconds_gpu_decode += slot.decoded.elapsed_since(slot.copied) / 1e3;
+    stats_.seconds_place += slot.placed.elapsed_since(slot.decoded) / 1e3;
+    const std::size_t n = slot.zstd_names.size();
+    const auto* sizes = reinterpret_cast<const std::uint64_t*>(slot.results.data());
+    const auto* statuses = reinterpret_cast<const std::uint32_t*>(slot.results.data() + n * sizeof(std::uint64_t));
+    for (std::size_t i = 0; i < n; ++i) {
+      if (statuses[i] != 0) {
+        throw Error(ErrorKind::corrupt_data, "GPU zstd decoder: " + GpuZstd::status_name(statuses[i]),
+                    context(slot.zstd_names[i], slot.zstd_codec));
+      }
+      if (sizes[i] != slot.zstd_expected[i]) {
+        throw Error(ErrorKind::corrupt_data,
+                    "decoded to " + std::to_string(sizes[i]) + " bytes, expected " + std::to_string(slot.zstd_expected[i]),
+                    context(slot.zstd_names[i], slot.zstd_codec));
+      }
+    }
+  }
+
+  ErrorContext context(const std::string& name, const std::string& codec) const {
+    return {array_.path(), name, codec, array_.store()->describe()};
+  }
+
+  void run_batch(std::size_t k, const std::vector<ReadItem>& items) {
+    PipelineResources& r = *lease_;
+    SlotResources& slot = *r.slots[k % r.slots.size()];
+    retire(slot);
+    const BatchLayout L = lay_out(items, chain_, io_ != gpu::IoPath::posix);
+    std::byte* pinned = r.ring.acquire(k, L.pinned_bytes).data();
+    slot.device.reserve(L.device_bytes);
+    std::byte* dev = slot.device.data();
+
+    fetch(items, L, pinned, dev);
+    const Descriptors d = describe(items, L, pinned, dev, slot);
+    enqueue(k, slot, L, d, pinned, dev);
+
+    ++stats_.batches;
+    stats_.chunks += items.size();
+    stats_.bytes_read += L.bytes_read;
+    for (const ReadItem& it : items) {
+      if (it.missing) ++stats_.missing_chunks;
+      else {
+        stats_.bytes_decoded += chain_.decoded_bytes;
+        ++(chain_.mode == Mode::gpu ? stats_.gpu_decoded_chunks : stats_.cpu_decoded_chunks);
+      }
+    }
+  }
+
+  // Host stage: reads (and CPU decoding) on the shared thread pool.
+  void fetch(const std::vector<ReadItem>& items, const BatchLayout& L, std::byte* pinned, std::byte* dev) {
+    const auto t0 = Clock::now();
+    Store& store = *array_.store();
+    std::atomic<std::int64_t> read_ns{0}, decode_ns{0};
+    for (const ReadGroup& g : L.groups) {
+      // Raw chunks are placed as they are: their size must be the chunk's.
+      if (chain_.mode == Mode::gpu && !chain_.zstd && g.length != chain_.decoded_bytes) {
+        throw Error(ErrorKind::corrupt_data,
+                    "stored chunk has " + std::to_string(g.length) + " bytes, expected " + std::to_string(chain_.decoded_bytes),
+                    context(items[g.first].name, "bytes"));
+      }
+    }
+    parallel_for(L.groups.size(), [&](std::size_t gi) {
+      const ReadGroup& g = L.groups[gi];
+      const ReadItem& first = items[g.first];
+      auto t = Clock::now();
+      if (g.device != ItemPlacement::none) {
+        gds_read(first.key, dev + g.device, g.offset, g.length);
+      } else {
+        ReadInto req{ReadRequest{first.key, ByteRange::of(g.offset, g.length)}, std::span<std::byte>(pinned + g.pinned, g.length)};
+        std::vector<ReadResult> res;
+        try {
+          res = store.read(std::span<const ReadInto>(&req, 1));
+        } catch (const Error& e) {
+          throw e.with_context(context(first.name, ""));
+        }
+        if (!res[0].found) throw Error(ErrorKind::io, "chunk vanished while it was read", context(first.name, ""));
+        if (res[0].size != g.length)
+          throw Error(ErrorKind::io, "short read: " + std::to_string(res[0].size) + " of " + std::to_string(g.length) + " bytes",
+                      context(first.name, ""));
+      }
+      read_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
+      if (chain_.mode == Mode::gpu) return;
+      t = Clock::now();
+      for (std::size_t i = g.first; i <= g.last; ++i) {
+        const ItemPlacement& p = L.items[i];
+        cpu_decode(items[i], std::span<const std::byte>(pinned + p.pinned_in, items[i].length),
+                   std::span<std::byte>(pinned + p.cpu_out, chain_.decoded_bytes));
+      }
+      decode_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
+    });
+    stats_.seconds_read_threads += read_ns.load() / 1e9;
+    stats_.seconds_cpu_decode_threads += decode_ns.load() / 1e9;
+    stats_.seconds_io += seconds_since(t0);
+  }
+
+  void cpu_decode(const ReadItem& it, std::span<const std::byte> in, std::span<std::byte> out) const {
+    try {
+      if (chain_.mode == Mode::cpu) {
+        codec_chain_.decode(in, out);
+        return;
+      }
+      // cpu_bytes: the bytes->bytes codecs, last first; `bytes` and the rest run on the GPU.
+      const auto b2b = codec_chain_.bytes_to_bytes();
+      Bytes held;
+      std::span<const std::byte> cur = in;
+      for (std::size_t i = b2b.size(); i-- > 1;) {
+        held = b2b[i]->decode(cur, 0);
+        cur = held.span();
+      }
+      b2b[0]->decode_into(cur, out);
+    } catch (const Error& e) {
+      throw e.with_context(context(it.name, ""));
+    } catch (const std::exception& e) {
+      throw Error(ErrorKind::corrupt_data, e.what(), context(it.name, ""));
+    }
+  }
+
+  void gds_read(const std::string& key, std::byte* dst, std::uint64_t offset, std::uint64_t length) {
+    try {
+      gpu::CuFile::File f(gpu::CuFile::instance(), root_ + "/" + key);
+      f.read(dst, length, offset);
+    } catch (const Error& e) {
+      throw e.with_context(context(key, ""));
+    }
+  }
+
+  struct Descriptors {
+    std::uint64_t boxes = 0, zstd_in_ptrs = 0, zstd_in_sizes = 0, zstd_out_ptrs = 0, zstd_out_caps = 0, shuffle = 0, delta = 0;
+    std::uint64_t tiles = 0;
+  };
+
+  // Writes the batch's descriptors into the start of the pinned slot (they
+  // travel with the data in the one copy).
+  Descriptors describe(const std::vector<ReadItem>& items, const BatchLayout& L, std::byte* pinned, std::byte* dev,
+                       SlotResources& slot) {
+    const std::size_t n = items.size();
+    Descriptors d;
+    std::uint64_t at = 0;
+    auto take = [&](std::uint64_t bytes) { const std::uint64_t o = at; at += (bytes + 15) / 16 * 16; return o; };
+    d.boxes = take(n * sizeof(gpu::PlaceBox));
+    d.zstd_in_ptrs = take(L.zstd_items * 8);
+    d.zstd_in_sizes = take(L.zstd_items * 8);
+    d.zstd_out_ptrs = take(L.zstd_items * 8);
+    d.zstd_out_caps = take(L.zstd_items * 8);
+    d.shuffle = take(L.shuffle_items * sizeof(gpu::ShuffleItem));
+    d.delta = take(L.delta_items * sizeof(gpu::DeltaItem));
+    if (at > L.descriptors) throw Error(ErrorKind::internal, "device read: descriptor region overflow");
+
+    auto* boxes = reinterpret_cast<gpu::PlaceBox*>(pinned + d.boxes);
+    auto* in_ptrs = reinterpret_cast<const void**>(pinned + d.zstd_in_ptrs);
+    auto* in_sizes = reinterpret_cast<std::size_t*>(pinned + d.zstd_in_sizes);
+    auto* out_ptrs = reinterpret_cast<void**>(pinned + d.zstd_out_ptrs);
+    auto* out_caps = reinterpret_cast<std::size_t*>(pinned + d.zstd_out_caps);
+    auto* shuffle = reinterpret_cast<gpu::ShuffleItem*>(pinned + d.shuffle);
+    auto* delta = reinterpret_cast<gpu::DeltaItem*>(pinned + d.delta);
+    slot.zstd_names.clear();
+    slot.zstd_expected.clear();
+    slot.zstd_codec = chain_.gpu_codecs;
+
+    const std::size_t ndim = plan_.chunk_shape().size();
+    std::vector<std::uint64_t> count(ndim);
+    std::vector<std::int64_t> src_stride(ndim), out_stride(ndim);
+    const auto& out_strides = plan_.out_strides();
+    std::size_t zi = 0, si = 0, di = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const ReadItem& it = items[i];
+      const ItemPlacement& p = L.items[i];
+      gpu::PlaceBox b;
+      std::uint64_t src_first = 0, out_first = 0;
+      for (std::size_t dd = 0; dd < ndim; ++dd) {
+        const DimMapping& m = it.chunk.dims[dd];
+        count[dd] = m.count;
+        src_stride[dd] = m.chunk_step * chain_.src_strides[dd];
+        out_stride[dd] = static_cast<std::int64_t>(out_strides[dd]);
+        src_first += m.chunk_first * static_cast<std::uint64_t>(chain_.src_strides[dd]);
+        out_first += m.out_first * out_strides[dd];
+      }
+      if (!gpu::collapse_box(count, src_stride, out_stride, b)) {
+        throw Error(ErrorKind::unsupported, "more than 8 non-contiguous dimensions in one chunk's selection",
+                    context(it.name, ""));
+      }
+      b.src_first = src_first;
+      b.out_first = out_first;
+      b.src_offset = it.missing ? gpu::kFillSource : p.decoded;
+      b.swap = (it.missing || chain_.mode == Mode::cpu || chain_.delta) ? 0 : chain_.swap;
+      boxes[i] = b;
+      if (it.missing) continue;
+      if (chain_.mode == Mode::gpu && chain_.zstd) {
+        in_ptrs[zi] = dev + p.device_in;
+        in_sizes[zi] = it.length;
+        out_ptrs[zi] = dev + p.zstd_out;
+        out_caps[zi] = chain_.decoded_bytes;
+        slot.zstd_names.push_back(it.name);
+        slot.zstd_expected.push_back(chain_.decoded_bytes);
+        ++zi;
+        if (chain_.shuffle_elementsize) shuffle[si++] = gpu::ShuffleItem{p.zstd_out, p.decoded, chain_.decoded_bytes};
+      }
+      if (chain_.delta) delta[di++] = gpu::DeltaItem{p.decoded, chain_.decoded_bytes / size_of(codec_chain_.chunk().data_type)};
+    }
+    d.tiles = gpu::assign_tiles(std::span(boxes, n), gpu::place_tile_elements(plan_.element_size()));
+    return d;
+  }
+
+  void enqueue(std::size_t k, SlotResources& slot, const BatchLayout& L, const Descriptors& d, std::byte* pinned,
+               std::byte* dev) {
+    const cudaStream_t s = slot.stream.get();
+    slot.start.record(s);
+    ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(dev, pinned, L.copy_bytes, cudaMemcpyHostToDevice, s));
+    lease_->ring.release(k, s);
+    slot.copied.record(s);
+    const std::size_t nz = L.zstd_items;
+    if (nz) {
+      const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes);
+      slot.temp.reserve(temp);
+      GpuZstd::decompress(reinterpret_cast<const void* const*>(dev + d.zstd_in_ptrs),
+                          reinterpret_cast<const std::size_t*>(dev + d.zstd_in_sizes),
+                          reinterpret_cast<void* const*>(dev + d.zstd_out_ptrs),
+                          reinterpret_cast<const std::size_t*>(dev + d.zstd_out_caps),
+                          reinterpret_cast<std::size_t*>(dev + L.zstd_sizes),
+                          reinterpret_cast<std::uint32_t*>(dev + L.zstd_statuses), nz, slot.temp.data(), temp,
+                          options_.verify_checksums, s);
+      slot.results.reserve(nz * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));
+      ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(slot.results.data(), dev + L.zstd_sizes, nz * sizeof(std::uint64_t),
+                                         cudaMemcpyDeviceToHost, s));
+      ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(slot.results.data() + nz * sizeof(std::uint64_t), dev + L.zstd_statuses,
+                                         nz * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, s));
+    }
+    if (L.shuffle_items) {
+      gpu::unshuffle(reinterpret_cast<const gpu::ShuffleItem*>(dev + d.shuffle), static_cast<std::uint32_t>(L.shuffle_items),
+                     chain_.decoded_bytes, dev, dev, chain_.shuffle_elementsize, s);
+    }
+    if (L.delta_items) {
+      gpu::delta_decode(reinterpret_cast<const gpu::DeltaItem*>(dev + d.delta), static_cast<std::uint32_t>(L.delta_items),
+                        dev, static_cast<unsigned>(plan_.element_size()), chain_.swap, s);
+    }
+    slot.decoded.record(s);
+    gpu::PlaceLaunch launch;
+    launch.boxes = reinterpret_cast<const gpu::PlaceBox*>(dev + d.boxes);
+    launch.num_boxes = static_cast<std::uint32_t>(L.items.size());
+    launch.num_tiles = d.tiles;
+    launch.src = dev;
+    launch.out = out_;
+    launch.element_size = static_cast<unsigned>(plan_.element_size());
+    launch.fill = fill_;
+    gpu::place(launch, s);
+    slot.placed.record(s);
+    slot.pending = true;
+    (void)pinned;
+  }
+
+  const Array& array_;
+  const Plan& plan_;
+  std::byte* out_;
+  const ReadOptions& options_;
+  DeviceReadStats& stats_;
+  gpu::StagingConfig config_;
+  ItemSource source_;
+  DeviceChain chain_;
+  const codec::CodecChain& codec_chain_;
+  ResourceLease lease_;
+  gpu::Vec16 fill_;
+  gpu::IoPath io_ = gpu::IoPath::posix;
+  std::string root_;
+};
+
+}  // namespace
+
+void run_pipeline(const Array& array, const Plan& plan, std::byte* out, int device, const ReadOptions& options,
+                  DeviceReadStats& stats) {
+  Reader reader(array, plan, out, device, options, stats);
+  reader.run();
+}
+
+void release_pipeline_resources() { release_pooled_resources(); }
+
+}  // namespace zarrgpu::engine::device_read
