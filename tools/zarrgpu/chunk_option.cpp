@@ -1,0 +1,81 @@
+#include "chunk_option.hpp"
+
+#include <algorithm>
+
+#include "cli_args.hpp"
+
+namespace zarrgpu::cli {
+
+namespace {
+std::uint64_t parse_size(std::string_view s, std::string_view text, std::string_view option) {
+  if (s == "full") return 0;
+  auto v = parse_integer(s);
+  if (!v || *v < 1)
+    throw UsageError("bad " + std::string(option) + " '" + std::string(text) + "': '" + std::string(s) +
+                     "' is not a positive integer or 'full'");
+  return static_cast<std::uint64_t>(*v);
+}
+}  // namespace
+
+ChunkOption parse_chunk_option(std::string_view text, std::string_view option) {
+  ChunkOption o;
+  if (text.empty()) throw UsageError(std::string(option) + " needs a value such as 1,721,1440 or time=1");
+  std::size_t start = 0;
+  bool any_named = false, any_plain = false;
+  for (;;) {
+    auto p = text.find(',', start);
+    std::string_view part = text.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start);
+    if (auto eq = part.find('='); eq != std::string_view::npos) {
+      any_named = true;
+      std::string name(part.substr(0, eq));
+      if (name.empty())
+        throw UsageError("bad " + std::string(option) + " '" + std::string(text) + "': empty dimension name");
+      for (const auto& [n, _] : o.named)
+        if (n == name)
+          throw UsageError("bad " + std::string(option) + " '" + std::string(text) + "': '" + name + "' given twice");
+      o.named.emplace_back(name, parse_size(part.substr(eq + 1), text, option));
+    } else {
+      any_plain = true;
+      o.sizes.push_back(parse_size(part, text, option));
+    }
+    if (p == std::string_view::npos) break;
+    start = p + 1;
+  }
+  if (any_named && any_plain)
+    throw UsageError("bad " + std::string(option) + " '" + std::string(text) +
+                     "': use either sizes for every dimension or name=size pairs, not both");
+  return o;
+}
+
+std::vector<std::uint64_t> resolve_chunk_option(const ChunkOption& opt, std::span<const std::uint64_t> shape,
+                                                std::span<const std::string> dim_names,
+                                                std::span<const std::uint64_t> defaults,
+                                                std::string_view option, std::string_view array,
+                                                bool strict) {
+  std::vector<std::uint64_t> out(defaults.begin(), defaults.end());
+  auto full = [&](std::size_t d, std::uint64_t v) { return v == 0 ? std::max<std::uint64_t>(shape[d], 1) : v; };
+  if (!opt.is_named()) {
+    if (opt.sizes.size() != shape.size()) {
+      if (!strict) return out;
+      throw UsageError(std::string(option) + " gives " + std::to_string(opt.sizes.size()) + " sizes but array '" +
+                       std::string(array) + "' has " + std::to_string(shape.size()) + " dimensions");
+    }
+    for (std::size_t d = 0; d < shape.size(); ++d) out[d] = full(d, opt.sizes[d]);
+    return out;
+  }
+  for (const auto& [name, size] : opt.named) {
+    auto it = std::find(dim_names.begin(), dim_names.end(), name);
+    if (it == dim_names.end()) {
+      if (!strict) continue;
+      std::string known;
+      for (const auto& n : dim_names) known += (known.empty() ? "" : ", ") + (n.empty() ? std::string("(unnamed)") : n);
+      throw UsageError(std::string(option) + ": array '" + std::string(array) + "' has no dimension '" + name +
+                       "' (its dimensions: " + (known.empty() ? std::string("none") : known) + ")");
+    }
+    std::size_t d = static_cast<std::size_t>(it - dim_names.begin());
+    out[d] = full(d, size);
+  }
+  return out;
+}
+
+}  // namespace zarrgpu::cli
