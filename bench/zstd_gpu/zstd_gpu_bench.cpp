@@ -1,0 +1,382 @@
+// zstd_gpu_bench: decoded GB/s of Zstandard decoders on ERA5-like float32
+// chunks (smooth fields plus noise), per chunk size and compression level:
+//   zarrgpu   our batched GPU decoder (one decompress_async per batch)
+//   nvcomp    nVIDIA nvCOMP's nvcompBatchedZstdDecompressAsync (if built with it)
+//   libzstd   ZSTD_decompressDCtx on all CPU cores (std::thread pool)
+// GPU times are CUDA events around the decode call only (data already on the
+// device); CPU times are wall clock. Median of --runs. Every decoder's output
+// is checked against the original once.
+//
+//   zstd_gpu_bench [--gib 2] [--gib-l19 0.25] [--chunk-kib 64,256,1024,4096]
+//                  [--levels 1,3,9,19] [--runs 5] [--threads N] [--out DIR]
+//                  [--no-cpu] [--no-nvcomp]
+#include <cuda_runtime.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
+#if defined(ZARRGPU_HAVE_NVCOMP)
+#include <nvcomp/zstd.h>
+#endif
+
+namespace {
+
+namespace zg = zarrgpu::zstd::gpu;
+using Clock = std::chrono::steady_clock;
+
+#define CUDA_CHECK(x)                                                                      \
+  do {                                                                                     \
+    cudaError_t e_ = (x);                                                                  \
+    if (e_ != cudaSuccess) {                                                               \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(3);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+struct Args {
+  double gib = 2.0;
+  double gib_l19 = 0.25;
+  std::vector<size_t> chunk_kib = {64, 256, 1024, 4096};
+  std::vector<int> levels = {1, 3, 9, 19};
+  int runs = 5;
+  unsigned threads = 0;
+  std::string out = "bench/results";
+  bool cpu = true;
+  bool nvcomp = true;
+  std::string command;
+};
+
+std::vector<size_t> parse_list(const std::string& s) {
+  std::vector<size_t> v;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) v.push_back(std::stoul(item));
+  return v;
+}
+
+void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>& f) {
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&] {
+      for (size_t i; (i = next.fetch_add(1)) < n;) f(i);
+    });
+  }
+  for (auto& th : pool) th.join();
+}
+
+// ERA5-like: a 721 x 1440 grid per field; temperature-like smooth structure
+// (latitude profile, travelling waves) plus small Gaussian-ish noise.
+std::vector<uint8_t> make_era5_like(size_t bytes, unsigned threads) {
+  const size_t nlat = 721, nlon = 1440, field = nlat * nlon;
+  const size_t n = bytes / 4;
+  std::vector<uint8_t> out(n * 4);
+  auto* f = reinterpret_cast<float*>(out.data());
+  const size_t fields = (n + field - 1) / field;
+  parallel_for(fields, threads, [&](size_t t) {
+    uint64_t s = 0x9E3779B97F4A7C15ull * (t + 1);
+    for (size_t i = 0; i < nlat && t * field + i * nlon < n; ++i) {
+      const double lat = (static_cast<double>(i) / (nlat - 1) - 0.5) * M_PI;
+      const double base = 250.0 + 40.0 * std::cos(lat);
+      for (size_t j = 0; j < nlon; ++j) {
+        const size_t k = t * field + i * nlon + j;
+        if (k >= n) break;
+        const double lon = static_cast<double>(j) / nlon * 2 * M_PI;
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        const double noise = (static_cast<double>(s & 0xFFFF) / 65536.0 - 0.5) +
+                             (static_cast<double>((s >> 16) & 0xFFFF) / 65536.0 - 0.5);
+        f[k] = static_cast<float>(base + 8.0 * std::sin(3 * lon + 0.05 * t) * std::cos(2 * lat) + 0.3 * noise);
+      }
+    }
+  });
+  return out;
+}
+
+struct Batch {
+  std::vector<size_t> in_off, in_size, out_off, out_size;
+  std::vector<uint8_t> compressed;  // chunks, each at an aligned offset
+  size_t decoded = 0;
+};
+
+Batch compress_chunks(const std::vector<uint8_t>& data, size_t bytes, size_t chunk, int level, unsigned threads) {
+  const size_t n = (bytes + chunk - 1) / chunk;
+  std::vector<std::vector<uint8_t>> parts(n);
+  parallel_for(n, threads, [&](size_t i) {
+    const size_t off = i * chunk, len = std::min(chunk, bytes - off);
+    std::vector<uint8_t> c(ZSTD_compressBound(len));
+    thread_local ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    const size_t r = ZSTD_compressCCtx(cctx, c.data(), c.size(), data.data() + off, len, level);
+    if (ZSTD_isError(r)) std::abort();
+    c.resize(r);
+    parts[i] = std::move(c);
+  });
+  Batch b;
+  size_t pos = 0;
+  for (size_t i = 0; i < n; ++i) {
+    b.in_off.push_back(pos);
+    b.in_size.push_back(parts[i].size());
+    pos += (parts[i].size() + 255) / 256 * 256;  // aligned for every decoder
+    b.out_off.push_back(i * chunk);
+    b.out_size.push_back(std::min(chunk, bytes - i * chunk));
+  }
+  b.compressed.resize(pos);
+  for (size_t i = 0; i < n; ++i) std::memcpy(b.compressed.data() + b.in_off[i], parts[i].data(), parts[i].size());
+  b.decoded = bytes;
+  return b;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double cpu_decode_gbps(const Batch& b, std::vector<uint8_t>& out, unsigned threads, int runs) {
+  std::vector<double> t;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    parallel_for(b.in_off.size(), threads, [&](size_t i) {
+      thread_local ZSTD_DCtx* d = ZSTD_createDCtx();
+      ZSTD_decompressDCtx(d, out.data() + b.out_off[i], b.out_size[i], b.compressed.data() + b.in_off[i], b.in_size[i]);
+    });
+    t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return b.decoded / median(t) / 1e9;
+}
+
+struct DeviceBatch {
+  uint8_t *in = nullptr, *out = nullptr;
+  void **in_ptrs = nullptr, **out_ptrs = nullptr;
+  size_t *in_sizes = nullptr, *out_caps = nullptr, *out_sizes = nullptr;
+  size_t n = 0, decoded = 0;
+  explicit DeviceBatch(const Batch& b) : n(b.in_off.size()), decoded(b.decoded) {
+    CUDA_CHECK(cudaMalloc(&in, b.compressed.size() + 1));
+    CUDA_CHECK(cudaMalloc(&out, b.decoded + 1));
+    CUDA_CHECK(cudaMemcpy(in, b.compressed.data(), b.compressed.size(), cudaMemcpyHostToDevice));
+    std::vector<void*> ip(n), op(n);
+    for (size_t i = 0; i < n; ++i) {
+      ip[i] = in + b.in_off[i];
+      op[i] = out + b.out_off[i];
+    }
+    CUDA_CHECK(cudaMalloc(&in_ptrs, n * sizeof(void*)));
+    CUDA_CHECK(cudaMalloc(&out_ptrs, n * sizeof(void*)));
+    CUDA_CHECK(cudaMalloc(&in_sizes, n * sizeof(size_t)));
+    CUDA_CHECK(cudaMalloc(&out_caps, n * sizeof(size_t)));
+    CUDA_CHECK(cudaMalloc(&out_sizes, n * sizeof(size_t)));
+    CUDA_CHECK(cudaMemcpy(in_ptrs, ip.data(), n * sizeof(void*), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(out_ptrs, op.data(), n * sizeof(void*), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(in_sizes, b.in_size.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(out_caps, b.out_size.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+  }
+  ~DeviceBatch() {
+    for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(in_ptrs),
+                    static_cast<void*>(out_ptrs), static_cast<void*>(in_sizes), static_cast<void*>(out_caps),
+                    static_cast<void*>(out_sizes)}) {
+      cudaFree(p);
+    }
+  }
+  bool output_equals(const std::vector<uint8_t>& data) const {
+    std::vector<uint8_t> h(decoded);
+    CUDA_CHECK(cudaMemcpy(h.data(), out, decoded, cudaMemcpyDeviceToHost));
+    return std::memcmp(h.data(), data.data(), decoded) == 0;
+  }
+};
+
+// Times `launch` with CUDA events: one warm-up, then `runs` timed calls.
+double time_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t s, size_t bytes, int runs) {
+  cudaEvent_t e0, e1;
+  CUDA_CHECK(cudaEventCreate(&e0));
+  CUDA_CHECK(cudaEventCreate(&e1));
+  launch(s);
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  std::vector<double> t;
+  for (int r = 0; r < runs; ++r) {
+    CUDA_CHECK(cudaEventRecord(e0, s));
+    launch(s);
+    CUDA_CHECK(cudaEventRecord(e1, s));
+    CUDA_CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    t.push_back(ms / 1e3);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return bytes / median(t) / 1e9;
+}
+
+struct Row {
+  int level;
+  size_t chunk_kib, chunks, decoded, compressed;
+  double ours = 0, nvcomp = -1, cpu = -1;
+  bool ours_ok = false, nvcomp_ok = false;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  for (int i = 0; i < argc; ++i) a.command += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string k = argv[i];
+    auto v = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (k == "--gib") a.gib = std::stod(v());
+    else if (k == "--gib-l19") a.gib_l19 = std::stod(v());
+    else if (k == "--chunk-kib") a.chunk_kib = parse_list(v());
+    else if (k == "--levels") { a.levels.clear(); for (auto x : parse_list(v())) a.levels.push_back(static_cast<int>(x)); }
+    else if (k == "--runs") a.runs = std::stoi(v());
+    else if (k == "--threads") a.threads = static_cast<unsigned>(std::stoul(v()));
+    else if (k == "--out") a.out = v();
+    else if (k == "--no-cpu") a.cpu = false;
+    else if (k == "--no-nvcomp") a.nvcomp = false;
+    else { std::fprintf(stderr, "unknown argument %s\n", k.c_str()); return 2; }
+  }
+  if (!a.threads) a.threads = std::max(1u, std::thread::hardware_concurrency());
+  if (!zg::device_available()) {
+    std::fprintf(stderr, "no CUDA device\n");
+    return 2;
+  }
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  char date[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  bool have_nvcomp = false;
+#if defined(ZARRGPU_HAVE_NVCOMP)
+  have_nvcomp = a.nvcomp;
+#endif
+  std::printf("device: %s (%d SMs), %u CPU threads, %s\n", prop.name, prop.multiProcessorCount, a.threads, date);
+
+  const size_t max_bytes = static_cast<size_t>(a.gib * (1ull << 30)) / 4 * 4;
+  const auto t_gen = Clock::now();
+  const std::vector<uint8_t> data = make_era5_like(max_bytes, a.threads);
+  std::printf("generated %.2f GiB ERA5-like float32 in %.1f s\n", max_bytes / double(1ull << 30),
+              std::chrono::duration<double>(Clock::now() - t_gen).count());
+  std::vector<uint8_t> cpu_out(a.cpu ? max_bytes : 0);
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  std::vector<Row> rows;
+
+  for (int level : a.levels) {
+    // Level 19 compresses at a few MB/s per core: it gets a smaller input (--gib-l19).
+    const size_t bytes = level >= 19 ? std::min(max_bytes, static_cast<size_t>(a.gib_l19 * (1ull << 30)) / 4 * 4)
+                                     : max_bytes;
+    for (size_t kib : a.chunk_kib) {
+      const auto t0 = Clock::now();
+      const Batch b = compress_chunks(data, bytes, kib * 1024, level, a.threads);
+      const double t_comp = std::chrono::duration<double>(Clock::now() - t0).count();
+      Row row{level, kib, b.in_off.size(), b.decoded, 0};
+      for (size_t s : b.in_size) row.compressed += s;
+      DeviceBatch d(b);
+      size_t temp = 0;
+      zg::get_decompress_temp_size(d.n, kib * 1024, &temp);
+      void* d_temp = nullptr;
+      CUDA_CHECK(cudaMalloc(&d_temp, temp + 1));
+      zg::Status* d_status = nullptr;
+      CUDA_CHECK(cudaMalloc(&d_status, d.n * sizeof(zg::Status)));
+      CUDA_CHECK(cudaMemset(d.out, 0, d.decoded));
+      row.ours = time_gpu(
+          [&](cudaStream_t s) {
+            if (zg::decompress_async(reinterpret_cast<const void* const*>(d.in_ptrs), d.in_sizes, d.out_ptrs,
+                                     d.out_caps, d.out_sizes, d_status, d.n, d_temp, temp, {}, s) != zg::kSuccess) {
+              std::fprintf(stderr, "decompress_async failed\n");
+              std::exit(3);
+            }
+          },
+          stream, d.decoded, a.runs);
+      std::vector<zg::Status> st(d.n);
+      CUDA_CHECK(cudaMemcpy(st.data(), d_status, d.n * sizeof(zg::Status), cudaMemcpyDeviceToHost));
+      row.ours_ok = std::all_of(st.begin(), st.end(), [](zg::Status x) { return x == zg::Status::ok; }) &&
+                    d.output_equals(data);
+      cudaFree(d_temp);
+      cudaFree(d_status);
+#if defined(ZARRGPU_HAVE_NVCOMP)
+      if (have_nvcomp) {
+        CUDA_CHECK(cudaMemset(d.out, 0, d.decoded));
+        const nvcompBatchedZstdDecompressOpts_t opts = nvcompBatchedZstdDecompressDefaultOpts;
+        size_t ntemp = 0;
+        if (nvcompBatchedZstdDecompressGetTempSize(d.n, kib * 1024, opts, &ntemp, d.decoded, stream) ==
+            nvcompSuccess) {
+          void* nv_temp = nullptr;
+          nvcompStatus_t* nv_status = nullptr;
+          CUDA_CHECK(cudaMalloc(&nv_temp, ntemp + 1));
+          CUDA_CHECK(cudaMalloc(&nv_status, d.n * sizeof(nvcompStatus_t)));
+          row.nvcomp = time_gpu(
+              [&](cudaStream_t s) {
+                nvcompBatchedZstdDecompressAsync(reinterpret_cast<const void* const*>(d.in_ptrs), d.in_sizes,
+                                                 d.out_caps, d.out_sizes, d.n, nv_temp, ntemp, d.out_ptrs, opts,
+                                                 nv_status, s);
+              },
+              stream, d.decoded, a.runs);
+          std::vector<nvcompStatus_t> ns(d.n);
+          CUDA_CHECK(cudaMemcpy(ns.data(), nv_status, d.n * sizeof(nvcompStatus_t), cudaMemcpyDeviceToHost));
+          row.nvcomp_ok = std::all_of(ns.begin(), ns.end(), [](nvcompStatus_t x) { return x == nvcompSuccess; }) &&
+                          d.output_equals(data);
+          cudaFree(nv_temp);
+          cudaFree(nv_status);
+        }
+      }
+#endif
+      if (a.cpu) row.cpu = cpu_decode_gbps(b, cpu_out, a.threads, std::max(1, a.runs / 2));
+      std::printf("level %3d  chunk %5zu KiB  %7zu chunks  ratio %5.3f  zarrgpu %7.2f GB/s%s  nvcomp %7.2f GB/s%s  "
+                  "libzstd(%u thr) %6.2f GB/s  (compress %.1f s)\n",
+                  level, kib, row.chunks, double(row.decoded) / row.compressed, row.ours, row.ours_ok ? "" : " WRONG",
+                  row.nvcomp, have_nvcomp && !row.nvcomp_ok ? " WRONG" : "", a.threads, row.cpu, t_comp);
+      std::fflush(stdout);
+      rows.push_back(row);
+    }
+  }
+
+  // Results: CSV, markdown, JSON, each with device, date and command.
+  std::string cmd_escaped;
+  for (char c : a.command) cmd_escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  std::ofstream csv(a.out + "/zstd_gpu.csv"), md(a.out + "/zstd_gpu.md"), js(a.out + "/zstd_gpu.json");
+  csv << "# device=" << prop.name << ",date=" << date << ",command=" << a.command << "\n";
+  csv << "level,chunk_kib,chunks,decoded_bytes,compressed_bytes,ratio,zarrgpu_gbps,nvcomp_gbps,libzstd_cpu_gbps,"
+         "zarrgpu_verified,nvcomp_verified\n";
+  md << "# zarrgpu batched Zstandard decode, GB/s of decoded data\n\n"
+     << "- device: " << prop.name << " (" << prop.multiProcessorCount << " SMs); CPU threads: " << a.threads << "\n"
+     << "- date: " << date << "\n- command: `" << a.command << "`\n"
+     << "- data: ERA5-like float32 (smooth fields plus noise), " << a.gib << " GiB per row; level 19 rows: "
+     << a.gib_l19 << " GiB (it compresses slowly)\n"
+     << "- GPU: CUDA events around the decode call, median of " << a.runs << " runs, data resident on the GPU\n\n"
+     << "| level | chunk | chunks | ratio | zarrgpu GPU | nvCOMP GPU | libzstd CPU | zarrgpu / nvCOMP |\n"
+     << "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  js << "{\n  \"device\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"command\": \"" << cmd_escaped
+     << "\",\n  \"cpu_threads\": " << a.threads << ",\n  \"rows\": [\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const double ratio = double(r.decoded) / r.compressed;
+    csv << r.level << "," << r.chunk_kib << "," << r.chunks << "," << r.decoded << "," << r.compressed << "," << ratio
+        << "," << r.ours << "," << r.nvcomp << "," << r.cpu << "," << r.ours_ok << "," << r.nvcomp_ok << "\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "| %d | %zu KiB | %zu | %.3f | %.2f%s | %s | %s | %s |\n", r.level, r.chunk_kib,
+                  r.chunks, ratio, r.ours, r.ours_ok ? "" : " (WRONG)",
+                  r.nvcomp >= 0 ? (std::to_string(r.nvcomp).substr(0, 6) + (r.nvcomp_ok ? "" : " (WRONG)")).c_str() : "n/a",
+                  r.cpu >= 0 ? std::to_string(r.cpu).substr(0, 6).c_str() : "n/a",
+                  r.nvcomp > 0 ? std::to_string(r.ours / r.nvcomp).substr(0, 5).c_str() : "n/a");
+    md << line;
+    js << "    {\"level\": " << r.level << ", \"chunk_kib\": " << r.chunk_kib << ", \"chunks\": " << r.chunks
+       << ", \"decoded_bytes\": " << r.decoded << ", \"compressed_bytes\": " << r.compressed
+       << ", \"zarrgpu_gbps\": " << r.ours << ", \"nvcomp_gbps\": " << r.nvcomp << ", \"libzstd_cpu_gbps\": " << r.cpu
+       << ", \"zarrgpu_verified\": " << (r.ours_ok ? "true" : "false")
+       << ", \"nvcomp_verified\": " << (r.nvcomp_ok ? "true" : "false") << "}" << (i + 1 < rows.size() ? "," : "")
+       << "\n";
+  }
+  js << "  ]\n}\n";
+  const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.ours_ok; });
+  std::printf("results in %s/zstd_gpu.{csv,md,json}%s\n", a.out.c_str(), all_ok ? "" : "; zarrgpu output WRONG somewhere");
+  return all_ok ? 0 : 1;
+}
