@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The Zstandard GPU decoder on the GPU machine, in one call, within a time
+# budget (default 510 s, under the 9-minute limit):
+#   1. configure and build with CUDA (whole project; if it does not configure,
+#      the decoder's standalone build), Release, only the zstd targets
+#   2. GPU tests (zstd_gpu_test) and the check tool on the shared corpus
+#   3. compute-sanitizer memcheck and racecheck on a large batch
+#   4. the benchmark (zarrgpu, nvCOMP if its wheel is in .whl/, libzstd CPU)
+#      -> $OUT (or bench/results): zstd_gpu.{csv,md,json,png} and logs
+# Sizes are environment variables:
+#   ZSTD_BENCH_GIB (2), ZSTD_BENCH_GIB_L19 (0.25), ZSTD_BENCH_RUNS (5),
+#   ZSTD_BENCH_CHUNK_KIB (64,256,1024,4096), ZSTD_BENCH_LEVELS (1,3,9,19),
+#   ZSTD_SANITIZE_CHUNKS (256), ZSTD_TIME_BUDGET_S (510)
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+out=${OUT:-$root/bench/results}
+mkdir -p "$out"
+t0=$(date +%s)
+budget=${ZSTD_TIME_BUDGET_S:-510}
+elapsed() { echo $(( $(date +%s) - t0 )); }
+left() { echo $(( budget - $(elapsed) )); }
+declare -A result
+step() { echo "== $1 ($(elapsed)s)"; }
+export PATH=/usr/local/cuda/bin:$PATH
+
+# ---- dependencies carried as files (.deps/, .whl/) --------------------------
+[ -f bench/gpu/prepare.sh ] && source bench/gpu/prepare.sh
+nvcomp_root=""
+for d in /tmp/site/nvidia/libnvcomp "$root/build-zstd-gpu/nvcomp/nvidia/libnvcomp"; do
+  [ -f "$d/include/nvcomp/zstd.h" ] && { nvcomp_root=$d; break; }
+done
+if [ -z "$nvcomp_root" ] && ls "$root"/.whl/nvidia_libnvcomp*.whl >/dev/null 2>&1; then
+  mkdir -p "$root/build-zstd-gpu/nvcomp"
+  python3 -m zipfile -e "$(ls "$root"/.whl/nvidia_libnvcomp*.whl | head -1)" "$root/build-zstd-gpu/nvcomp" &&
+    nvcomp_root="$root/build-zstd-gpu/nvcomp/nvidia/libnvcomp"
+fi
+echo "nvCOMP: ${nvcomp_root:-not found (put the nvidia-libnvcomp-cu13 wheel in .whl/)}"
+
+# ---- 1. build ---------------------------------------------------------------
+step "configure and build"
+common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DZARRGPU_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90
+        -DZARRGPU_NVCOMP_ROOT="$nvcomp_root")
+bdir=build-zstd-gpu
+if ! cmake -S . -B $bdir "${common[@]}" > "$out/zstd_configure.log" 2>&1; then
+  echo "whole project does not configure (see zstd_configure.log); using the decoder's standalone build"
+  bdir=build-zstd-gpu-standalone
+  cmake -S bench/zstd_gpu/standalone -B $bdir "${common[@]}" >> "$out/zstd_configure.log" 2>&1 ||
+    { tail -30 "$out/zstd_configure.log"; exit 1; }
+fi
+targets=(zstd_gpu_test zarrgpu-zstd-check zstd_gpu_bench)
+if ! cmake --build $bdir --target "${targets[@]}" -j "$(nproc)" > "$out/zstd_build.log" 2>&1; then
+  grep -E "error" -A3 "$out/zstd_build.log" | head -40; exit 1
+fi
+grep -E "registers|spill" "$out/zstd_build.log" | sort -u | sed 's/^/ptxas: /' | head -6
+find_bin() { find $bdir -type f -name "$1" -perm -u+x | head -1; }
+test_bin=$(find_bin zstd_gpu_test); check_bin=$(find_bin zarrgpu-zstd-check); bench_bin=$(find_bin zstd_gpu_bench)
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /'
+
+# ---- 2. GPU tests and the check tool -----------------------------------------
+step "GPU tests"
+timeout $(( $(left) > 200 ? 200 : $(left) )) "$test_bin" > "$out/zstd_gpu_test.log" 2>&1
+rc=$?; result[tests]=$([ $rc -eq 0 ] && echo pass || echo "FAIL (rc $rc)")
+grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? ran" "$out/zstd_gpu_test.log" | head -12
+corpus=${ZARRGPU_SHARED_CORPUS:-$root/../shared/corpus}
+[ -d "$corpus" ] || corpus="$root/.corpus"
+if [ -d "$corpus" ]; then
+  timeout 60 "$check_bin" --sniff "$corpus" > "$out/zstd_check.log" 2>&1
+  rc=$?; result[check]=$([ $rc -eq 0 ] && echo pass || echo "FAIL (rc $rc)")
+  tail -1 "$out/zstd_check.log"
+else
+  result[check]="skipped (no corpus)"
+fi
+
+# ---- 3. compute-sanitizer ------------------------------------------------------
+chunks=${ZSTD_SANITIZE_CHUNKS:-256}
+for tool in memcheck racecheck; do
+  step "compute-sanitizer $tool ($chunks chunks)"
+  if ! command -v compute-sanitizer > /dev/null; then result[$tool]="skipped (no compute-sanitizer)"; continue; fi
+  lim=$(( $(left) - 150 )); [ $lim -gt 150 ] && lim=150
+  if [ $lim -lt 20 ]; then result[$tool]="skipped (time budget)"; continue; fi
+  ZSTD_GPU_TEST_CHUNKS=$chunks timeout $lim compute-sanitizer --tool $tool --error-exitcode 9 \
+    "$test_bin" --gtest_filter=ZstdGpu.LargeBatch > "$out/zstd_$tool.log" 2>&1
+  rc=$?
+  case $rc in
+    0) result[$tool]="clean ($(grep -Eo 'ERROR SUMMARY: [0-9]+ errors|RACECHECK SUMMARY: [0-9]+ hazards[^$]*' "$out/zstd_$tool.log" | head -1))" ;;
+    124) result[$tool]="timed out after ${lim}s" ;;
+    *) result[$tool]="FINDINGS (rc $rc, see zstd_$tool.log)"; grep -m5 -E "=========" "$out/zstd_$tool.log" ;;
+  esac
+  echo "${result[$tool]}"
+done
+
+# ---- 4. benchmark ---------------------------------------------------------------
+step "benchmark"
+gib=${ZSTD_BENCH_GIB:-2}; gib19=${ZSTD_BENCH_GIB_L19:-0.25}
+lim=$(( $(left) - 15 ))
+if [ $lim -lt 120 ]; then  # short of time: a smaller run rather than none
+  gib=$(python3 -c "print(min($gib, 0.5))"); gib19=$(python3 -c "print(min($gib19, 0.0625))")
+fi
+bench_cmd=("$bench_bin" --gib "$gib" --gib-l19 "$gib19" --runs "${ZSTD_BENCH_RUNS:-5}"
+           --chunk-kib "${ZSTD_BENCH_CHUNK_KIB:-64,256,1024,4096}" --levels "${ZSTD_BENCH_LEVELS:-1,3,9,19}" --out "$out")
+echo "${bench_cmd[*]}" > "$out/zstd_bench_command.txt"
+if [ $lim -gt 20 ]; then
+  timeout $lim "${bench_cmd[@]}" 2>&1 | tee "$out/zstd_bench.log"
+  rc=${PIPESTATUS[0]}; result[bench]=$([ $rc -eq 0 ] && echo "done" || echo "FAIL (rc $rc)")
+  [ -f "$out/zstd_gpu.csv" ] && python3 bench/zstd_gpu/plot.py "$out/zstd_gpu.csv" "$out/zstd_gpu.png"
+else
+  result[bench]="skipped (time budget)"
+fi
+
+# ---- summary ----------------------------------------------------------------------
+step "summary"
+printf '%-12s %s\n' build "ok ($bdir)" tests "${result[tests]}" check "${result[check]:-}" \
+  memcheck "${result[memcheck]:-}" racecheck "${result[racecheck]:-}" bench "${result[bench]:-}"
+[ -f "$out/zstd_gpu.md" ] && grep -E "^\|" "$out/zstd_gpu.md"
+echo "outputs in $out ($(elapsed)s)"
