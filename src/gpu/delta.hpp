@@ -1,0 +1,27 @@
+// numcodecs Delta decode, batched and in place: each item is a chunk of
+// integers, stored as first value then differences, wrapping in the type's
+// width; decoding is an inclusive prefix sum over the chunk in C order.
+// Integers only: their wrapping sums are associative, so a parallel scan
+// gives exactly numcodecs' result (a float cumsum is order-dependent; the
+// read path decodes float deltas on the CPU instead).
+//
+// `swap` > 1 byte-swaps each element as it is loaded (the `bytes` codec's
+// big-endian order), so the chunk is touched once.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+namespace zarrgpu::gpu {
+
+struct DeltaItem {
+  std::uint64_t offset = 0;    // bytes into data
+  std::uint64_t elements = 0;
+};
+
+// `items` in device memory. element_size 1, 2, 4 or 8.
+void delta_decode(const DeltaItem* items, std::uint32_t num_items, std::byte* data, unsigned element_size,
+                  unsigned swap, cudaStream_t stream);
+
+}  // namespace zarrgpu::gpu

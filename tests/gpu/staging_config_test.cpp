@@ -1,0 +1,59 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "gpu/io_path.hpp"
+#include "gpu/staging_config.hpp"
+#include "zarrgpu/error.hpp"
+
+namespace zarrgpu::gpu {
+namespace {
+
+TEST(StagingConfig, ParsesByteSizes) {
+  EXPECT_EQ(parse_byte_size("65536"), 65536u);
+  EXPECT_EQ(parse_byte_size("64K"), 65536u);
+  EXPECT_EQ(parse_byte_size("256M"), 256u << 20);
+  EXPECT_EQ(parse_byte_size("1G"), 1ull << 30);
+  EXPECT_EQ(parse_byte_size("2GiB"), 2ull << 30);
+  EXPECT_EQ(parse_byte_size(" 512MB "), 512ull << 20);
+  EXPECT_EQ(parse_byte_size("10B"), 10u);
+  for (const char* bad : {"", "0", "M", "12Q", "1.5G", "-3", "99999999999999T", "5 M"}) EXPECT_FALSE(parse_byte_size(bad)) << bad;
+}
+
+TEST(StagingConfig, ReadsTheEnvironment) {
+  setenv("ZARRGPU_STAGING_BYTES", "64M", 1);
+  setenv("ZARRGPU_STAGING_SLOTS", "4", 1);
+  unsetenv("ZARRGPU_SCRATCH_BYTES");
+  StagingConfig c = StagingConfig::from_environment();
+  EXPECT_EQ(c.slot_bytes, 64u << 20);
+  EXPECT_EQ(c.slots, 4u);
+  EXPECT_EQ(c.scratch_bytes, 128u << 20);
+  setenv("ZARRGPU_STAGING_SLOTS", "1", 1);
+  EXPECT_THROW(StagingConfig::from_environment(), Error);
+  setenv("ZARRGPU_STAGING_SLOTS", "3", 1);
+  setenv("ZARRGPU_STAGING_BYTES", "lots", 1);
+  EXPECT_THROW(StagingConfig::from_environment(), Error);
+  unsetenv("ZARRGPU_STAGING_BYTES");
+  unsetenv("ZARRGPU_STAGING_SLOTS");
+  c = StagingConfig::from_environment();
+  EXPECT_EQ(c.slot_bytes, 256u << 20);
+  EXPECT_EQ(c.slots, 3u);
+}
+
+TEST(IoPath, ResolvesRequests) {
+  EXPECT_EQ(parse_io_request("gds-compat"), IoRequest::gds_compat);
+  EXPECT_FALSE(parse_io_request("dma"));
+  // auto: GDS only when it is real; compatibility mode loses to the pinned ring.
+  EXPECT_EQ(resolve_io_path(IoRequest::auto_, true, true, true), IoPath::gds);
+  EXPECT_EQ(resolve_io_path(IoRequest::auto_, true, false, true), IoPath::posix);
+  EXPECT_EQ(resolve_io_path(IoRequest::gds, true, false, true), IoPath::gds_compat);
+  EXPECT_EQ(resolve_io_path(IoRequest::gds_compat, true, true, true), IoPath::gds_compat);
+  EXPECT_EQ(resolve_io_path(IoRequest::posix, true, true, true), IoPath::posix);
+  // no cuFile, or not a local directory: posix whatever was asked.
+  EXPECT_EQ(resolve_io_path(IoRequest::gds, false, false, true), IoPath::posix);
+  EXPECT_EQ(resolve_io_path(IoRequest::gds, true, true, false), IoPath::posix);
+  EXPECT_STREQ(to_string(IoPath::gds_compat), "gds-compat");
+}
+
+}  // namespace
+}  // namespace zarrgpu::gpu
