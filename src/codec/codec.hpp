@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,15 @@ class ArrayToBytesCodec : public Codec {
   virtual void decode(std::span<const std::byte> in, std::span<std::byte> out,
                       const ChunkRepresentation& decoded) const = 0;
   virtual Bytes encode(std::span<const std::byte> in, const ChunkRepresentation& decoded) const = 0;
+
+  // The encoded size when the representation alone fixes it (`bytes`: nbytes);
+  // nullopt when it depends on the data (`sharding_indexed`).
+  virtual std::optional<std::size_t> encoded_size(const ChunkRepresentation& /*decoded*/) const {
+    return std::nullopt;
+  }
+  // True when decoding is a plain copy of `in` (native byte order), so a chain
+  // may let its innermost bytes-to-bytes codec decode straight into the output.
+  virtual bool decode_is_copy(const ChunkRepresentation& /*decoded*/) const noexcept { return false; }
 };
 
 class BytesToBytesCodec : public Codec {
@@ -65,6 +75,16 @@ class BytesToBytesCodec : public Codec {
   // a codec may use it to bound its output and must reject a mismatch.
   virtual Bytes decode(std::span<const std::byte> in, std::size_t expected_size) const = 0;
   virtual Bytes encode(std::span<const std::byte> in) const = 0;
+
+  // Decodes into exactly out.size() bytes (the expected size); throws
+  // corrupt_data on any other size. The default decodes, then copies; codecs
+  // that can write in place (zstd, gzip, blosc, lz4) override it.
+  virtual void decode_into(std::span<const std::byte> in, std::span<std::byte> out) const;
+  // The encoded size when the decoded size alone fixes it (crc32c: +4);
+  // nullopt for compressors.
+  virtual std::optional<std::size_t> encoded_size(std::size_t /*decoded_size*/) const {
+    return std::nullopt;
+  }
 };
 
 class CodecChain {
@@ -89,6 +109,9 @@ class CodecChain {
   // Representation entering each array-to-array codec, and the array-to-bytes one (last).
   std::span<const ChunkRepresentation> representations() const noexcept { return reprs_; }
   std::vector<CodecSpec> specs() const;
+  // The size of every encoded chunk when the codecs fix it (a shard index
+  // through bytes + crc32c: 16 n + 4); nullopt for compressed chains.
+  std::optional<std::size_t> encoded_size() const;
 
  private:
   CodecChain() = default;
@@ -101,7 +124,16 @@ class CodecChain {
 
 // The registry: one explicit dispatch over codec names (no static
 // registration, which a static library's linker would drop). Throws
-// Error(unsupported) for unknown names with must_understand true.
+// Error(unsupported) for unknown names: every codec changes the stored bytes,
+// so none can be skipped, whatever must_understand says.
+// `input` is the representation entering the codec; bytes-to-bytes codecs get
+// the one entering the array-to-bytes codec (blosc takes its default typesize
+// from it).
 std::unique_ptr<Codec> make_codec(const CodecSpec& spec, const ChunkRepresentation& input);
+
+// A codec entry of zarr.json: {"name": ..., "configuration": {...}} or the
+// short form "name" (Zarr v3 §"Extension definition"). Throws invalid_metadata.
+CodecSpec codec_spec_from_json(const json& j);
+json codec_spec_to_json(const CodecSpec& spec);
 
 }  // namespace zarrgpu::codec

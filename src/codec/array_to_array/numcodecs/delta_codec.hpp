@@ -1,0 +1,27 @@
+// `numcodecs.delta`: the first element, then the differences between
+// neighbours, computed in `dtype` and stored as `astype` (numcodecs.Delta).
+#pragma once
+
+#include "codec/codec.hpp"
+
+namespace zarrgpu::codec {
+
+class DeltaCodec final : public ArrayToArrayCodec {
+ public:
+  DeltaCodec(const CodecSpec& spec, const ChunkRepresentation& input);
+
+  std::string_view name() const noexcept override { return "numcodecs.delta"; }
+  CodecSpec spec() const override;
+  ChunkRepresentation encoded_representation(const ChunkRepresentation& decoded) const override;
+  void decode(std::span<const std::byte> in, std::span<std::byte> out,
+              const ChunkRepresentation& decoded) const override;
+  void encode(std::span<const std::byte> in, std::span<std::byte> out,
+              const ChunkRepresentation& decoded) const override;
+
+ private:
+  CodecSpec spec_;
+  DataType dtype_;
+  DataType astype_;
+};
+
+}  // namespace zarrgpu::codec

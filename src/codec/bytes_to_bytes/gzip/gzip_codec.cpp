@@ -1,0 +1,32 @@
+#include "codec/bytes_to_bytes/gzip/gzip_codec.hpp"
+
+#include "codec/bytes_to_bytes/gzip/deflate_stream.hpp"
+#include "codec/configuration.hpp"
+
+namespace zarrgpu::codec {
+
+GzipCodec::GzipCodec(const CodecSpec& spec, const ChunkRepresentation&) : name_(spec.name) {
+  Configuration config(spec);
+  const std::int64_t level = config.integer("level", 5);  // numcodecs.GZip's default
+  if (level < 0 || level > 9) config.fail("level " + std::to_string(level) + " is outside [0, 9]");
+  level_ = static_cast<int>(level);
+}
+
+CodecSpec GzipCodec::spec() const {
+  CodecSpec s;
+  s.name = name_;
+  s.configuration = {{"level", level_}};
+  return s;
+}
+
+Bytes GzipCodec::decode(std::span<const std::byte> in, std::size_t expected_size) const {
+  return inflate_all(in, expected_size, name());
+}
+
+void GzipCodec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  inflate_into(in, out, name());
+}
+
+Bytes GzipCodec::encode(std::span<const std::byte> in) const { return gzip_member(in, level_, name()); }
+
+}  // namespace zarrgpu::codec

@@ -1,0 +1,23 @@
+// `numcodecs.lz4`: the decoded size as 4 bytes little-endian, then one LZ4
+// block (numcodecs.LZ4's framing, not the LZ4 frame format).
+#pragma once
+
+#include "codec/codec.hpp"
+
+namespace zarrgpu::codec {
+
+class Lz4Codec final : public BytesToBytesCodec {
+ public:
+  Lz4Codec(const CodecSpec& spec, const ChunkRepresentation& input);
+
+  std::string_view name() const noexcept override { return "numcodecs.lz4"; }
+  CodecSpec spec() const override;
+  Bytes decode(std::span<const std::byte> in, std::size_t expected_size) const override;
+  void decode_into(std::span<const std::byte> in, std::span<std::byte> out) const override;
+  Bytes encode(std::span<const std::byte> in) const override;
+
+ private:
+  int acceleration_ = 1;
+};
+
+}  // namespace zarrgpu::codec

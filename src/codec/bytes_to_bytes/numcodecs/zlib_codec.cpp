@@ -1,0 +1,32 @@
+#include "codec/bytes_to_bytes/numcodecs/zlib_codec.hpp"
+
+#include "codec/bytes_to_bytes/gzip/deflate_stream.hpp"
+#include "codec/configuration.hpp"
+
+namespace zarrgpu::codec {
+
+ZlibCodec::ZlibCodec(const CodecSpec& spec, const ChunkRepresentation&) {
+  Configuration config(spec);
+  const std::int64_t level = config.integer("level", 1);  // numcodecs.Zlib's default
+  if (level < -1 || level > 9) config.fail("level " + std::to_string(level) + " is outside [-1, 9]");
+  level_ = static_cast<int>(level);
+}
+
+CodecSpec ZlibCodec::spec() const {
+  CodecSpec s;
+  s.name = "numcodecs.zlib";
+  s.configuration = {{"level", level_}};
+  return s;
+}
+
+Bytes ZlibCodec::decode(std::span<const std::byte> in, std::size_t expected_size) const {
+  return inflate_all(in, expected_size, name());
+}
+
+void ZlibCodec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  inflate_into(in, out, name());
+}
+
+Bytes ZlibCodec::encode(std::span<const std::byte> in) const { return zlib_stream(in, level_, name()); }
+
+}  // namespace zarrgpu::codec

@@ -1,0 +1,56 @@
+#include "codec/codec.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "codec/configuration.hpp"
+
+namespace zarrgpu::codec {
+
+std::uint64_t ChunkRepresentation::num_elements() const noexcept {
+  std::uint64_t n = 1;
+  for (std::uint64_t s : shape) n *= s;  // 0-d: one element
+  return n;
+}
+
+void BytesToBytesCodec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  Bytes decoded = decode(in, out.size());
+  if (decoded.size() != out.size())
+    throw codec_error(ErrorKind::corrupt_data, name(),
+                      "decoded " + std::to_string(decoded.size()) + " bytes, expected " +
+                          std::to_string(out.size()));
+  if (!out.empty()) std::memcpy(out.data(), decoded.data(), out.size());
+}
+
+// Zarr v3 §"Extension definition": an object with "name" and optional
+// "configuration" and "must_understand", or the bare name as a string.
+CodecSpec codec_spec_from_json(const json& j) {
+  CodecSpec spec;
+  if (j.is_string()) {
+    spec.name = j.get<std::string>();
+    return spec;
+  }
+  if (!j.is_object() || !j.contains("name") || !j["name"].is_string())
+    throw Error(ErrorKind::invalid_metadata, "a codec must be an object with a string \"name\", got " + j.dump());
+  spec.name = j["name"].get<std::string>();
+  if (auto c = j.find("configuration"); c != j.end()) {
+    if (!c->is_object())
+      throw codec_error(ErrorKind::invalid_metadata, spec.name, "configuration must be an object");
+    spec.configuration = *c;
+  }
+  if (auto m = j.find("must_understand"); m != j.end()) {
+    if (!m->is_boolean())
+      throw codec_error(ErrorKind::invalid_metadata, spec.name, "must_understand must be a boolean");
+    spec.must_understand = m->get<bool>();
+  }
+  return spec;
+}
+
+json codec_spec_to_json(const CodecSpec& spec) {
+  json j = {{"name", spec.name}};
+  if (spec.configuration.is_object() && !spec.configuration.empty()) j["configuration"] = spec.configuration;
+  if (!spec.must_understand) j["must_understand"] = false;
+  return j;
+}
+
+}  // namespace zarrgpu::codec
