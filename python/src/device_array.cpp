@@ -197,18 +197,20 @@ nb::tuple shape_tuple(const DeviceArray& a) {
 
 // Host copy as a NumPy array (waits for the producing read).
 nb::object to_numpy(const DeviceArray& a) {
+  // Bytes first, then a view: NumPy cannot hand dtypes such as ml_dtypes' bfloat16 to nanobind.
   nb::object np = nb::module_::import_("numpy");
-  nb::object out = np.attr("empty")(shape_tuple(a), numpy_dtype(a.dtype));
-  auto view = nb::cast<nb::ndarray<nb::c_contig, nb::device::cpu>>(out);
+  nb::object bytes = np.attr("empty")(a.nbytes(), np.attr("uint8"));
+  nb::object out = bytes.attr("view")(numpy_dtype(a.dtype)).attr("reshape")(shape_tuple(a));
   if (a.nbytes() == 0) return out;
+  void* host = nb::cast<nb::ndarray<nb::c_contig, nb::device::cpu>>(bytes).data();
   if (a.device().kind == Device::Kind::cpu) {
-    std::memcpy(view.data(), a.data(), a.nbytes());
+    std::memcpy(host, a.data(), a.nbytes());
     return out;
   }
   {
     nb::gil_scoped_release release;
     synchronize_ready(a);
-    copy_device_to_host(view.data(), a.data(), a.nbytes());
+    copy_device_to_host(host, a.data(), a.nbytes());
   }
   return out;
 }

@@ -10,6 +10,21 @@ namespace nb = nanobind;
 namespace zarrgpu::python {
 namespace {
 
+// The `kind` attribute: the enumerator's name, stable for scripts.
+const char* kind_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::invalid_argument: return "invalid_argument";
+    case ErrorKind::not_found: return "not_found";
+    case ErrorKind::invalid_metadata: return "invalid_metadata";
+    case ErrorKind::unsupported: return "unsupported";
+    case ErrorKind::corrupt_data: return "corrupt_data";
+    case ErrorKind::io: return "io";
+    case ErrorKind::device: return "device";
+    case ErrorKind::internal: return "internal";
+  }
+  return "internal";
+}
+
 // Class names in python/zarrgpu/errors.py.
 const char* class_name(ErrorKind kind) {
   switch (kind) {
@@ -31,7 +46,7 @@ void raise_error(const Error& e) {
     nb::module_ errors = nb::module_::import_("zarrgpu.errors");
     nb::object cls = errors.attr(class_name(e.kind()));
     nb::object exc = cls(nb::str(e.what()));
-    exc.attr("kind") = nb::str(to_string(e.kind()));
+    exc.attr("kind") = nb::str(kind_name(e.kind()));
     exc.attr("cause") = nb::str(e.cause().c_str(), e.cause().size());
     const ErrorContext& c = e.context();
     exc.attr("array") = nb::str(c.array.c_str(), c.array.size());

@@ -185,5 +185,5 @@ def to_host(value: Any) -> np.ndarray:
     if host.nbytes:
         if buf.stream is not None:
             _zarrgpu._synchronize_stream(int(buf.stream), buf.device.index)
-        _zarrgpu._copy_device_to_host(buf.ptr, host)
+        _zarrgpu._copy_device_to_host(buf.ptr, host.reshape(-1).view(np.uint8))
     return host

@@ -18,6 +18,12 @@ from ._metadata import fill_value as _fill_value
 from ._metadata import inner_chunk_shape
 from .errors import InvalidArgumentError, ReadOnlyError
 
+def _bytes(a: np.ndarray) -> np.ndarray:
+    """A flat uint8 view of a C-contiguous array: the core takes bytes, so any dtype
+    (bfloat16 from ml_dtypes included, which DLPack/buffer exports cannot name) passes."""
+    return a.reshape(-1).view(np.uint8)
+
+
 _pool: concurrent.futures.ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
@@ -160,6 +166,8 @@ class Array:
 
     # ---- reads -----------------------------------------------------------------
     def __getitem__(self, key: Any) -> np.ndarray:
+        if key is None:  # read(None) means "everything"; a[None] is np.newaxis
+            normalize_key((None,), self.shape)
         return self.read(key)
 
     def __array__(self, dtype=None, copy=None):
@@ -186,7 +194,7 @@ class Array:
         dev = parse_device(device)
         if dev.kind == "cpu":
             result = np.empty(shape, dtype=self._dtype)
-            self._core.read_into(dims, result, threads=threads, verify_checksums=verify_checksums)
+            self._core.read_into(dims, _bytes(result), threads=threads, verify_checksums=verify_checksums)
             return result
         return self._core.read_device(dims, device=dev.index, stream=stream_handle(stream), threads=threads,
                                       verify_checksums=verify_checksums)
@@ -205,7 +213,7 @@ class Array:
             self._check_out(shape, out.shape, out.dtype)
             if not out.flags.c_contiguous or not out.flags.writeable:
                 raise InvalidArgumentError("out= must be a writeable C-contiguous array")
-            self._core.read_into(dims, out, threads=threads, verify_checksums=verify_checksums)
+            self._core.read_into(dims, _bytes(out), threads=threads, verify_checksums=verify_checksums)
             return out
         user_stream = stream_handle(stream)
         buf = None
@@ -230,7 +238,7 @@ class Array:
         nbytes = self.itemsize * int(np.prod(shape, dtype=np.int64))
         if buf.device.kind == "cpu":
             host = np.from_dlpack(out) if not isinstance(out, np.ndarray) else out
-            self._core.read_into(dims, host, threads=threads, verify_checksums=verify_checksums)
+            self._core.read_into(dims, _bytes(host), threads=threads, verify_checksums=verify_checksums)
             return out
         if parse_device(device).kind == "cuda" and parse_device(device).index != buf.device.index:
             raise InvalidArgumentError(f"out= is on cuda:{buf.device.index}, device= says {device}")
@@ -273,4 +281,4 @@ class Array:
         if host.dtype != self._dtype:
             host = host.astype(self._dtype)
         data = np.ascontiguousarray(np.broadcast_to(host, shape))
-        self._core.write(dims, data, threads=threads, write_empty_chunks=write_empty_chunks)
+        self._core.write(dims, _bytes(data), threads=threads, write_empty_chunks=write_empty_chunks)

@@ -52,7 +52,7 @@ def _float_json(x: float) -> Any:
 
 def _fill_value_json(value: Any, name: str) -> Any:
     if value is None:
-        return False if name == "bool" else 0
+        value = 0
     if name == "bool":
         return bool(value)
     if name.startswith("complex"):

@@ -51,6 +51,17 @@ class Group:
             self._tree = self._core.tree()
         return self._tree
 
+    def member_kinds(self) -> dict[str, str]:
+        """Direct members -> "array" or "group"; from consolidated metadata when present
+        (no listing of the store), else one metadata read per member."""
+        if self.is_consolidated:
+            return {n: m["node_type"] for n, m in self.tree().items() if "/" not in n}
+        out = {}
+        for name in self._core.members():
+            full = posixpath.join(self.path, name) if self.path else name
+            out[name] = _zarrgpu.open_node(self._url, full)["node_type"]
+        return out
+
     def member_names(self) -> list[str]:
         return sorted(self._core.members())
 

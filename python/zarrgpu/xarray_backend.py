@@ -125,8 +125,7 @@ class ZarrgpuDataStore(AbstractDataStore):
             # xarray's default: format 2 data historically meant fill_value as _FillValue.
             use_zarr_fill_value_as_mask = group.zarr_format == 2
         self._use_zarr_fill_value_as_mask = use_zarr_fill_value_as_mask
-        tree = group.tree()
-        self._array_names = sorted(n for n, m in tree.items() if "/" not in n and m["node_type"] == "array")
+        self._array_names = sorted(n for n, kind in group.member_kinds().items() if kind == "array")
         self._arrays: dict[str, Array] = {}
 
     @classmethod
