@@ -87,7 +87,8 @@ ShardingIndexedCodec::ShardingIndexedCodec(const CodecSpec& spec, const ChunkRep
   FillValue fill = shard.fill_value;
   if (fill.is_null) fill.bytes = {};
   if (fill_chunk_.size()) {
-    const ChunkRegion all{inner_shape_, std::vector<std::uint64_t>(inner_shape_.size(), 0), inner_shape_, e};
+    const std::vector<std::uint64_t> zero(inner_shape_.size(), 0);
+    const ChunkRegion all{inner_shape_, zero, inner_shape_, e};
     all.fill(fill.bytes.data(), fill_chunk_.data());
   }
 }
