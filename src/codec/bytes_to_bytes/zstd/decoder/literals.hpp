@@ -68,6 +68,7 @@ struct Literals {
   uint32_t section_size;  // bytes of the literals section in the block
   uint8_t rle_byte;
   bool rle;
+  bool in_output;         // Huffman literals decoded into the output buffer's tail
 };
 
 // Decodes the literals section at the start of a compressed block. Huffman
@@ -84,6 +85,7 @@ ZARRGPU_HD Status decode_literals(G g, Workspace& ws, const uint8_t* src, size_t
   lit->size = h.regenerated_size;
   lit->rle = false;
   lit->rle_byte = 0;
+  lit->in_output = false;
   if (h.type == LiteralsType::raw) {
     if (size - h.header_size < h.regenerated_size) return Status::truncated_input;
     lit->data = src + h.header_size;
@@ -142,6 +144,7 @@ ZARRGPU_HD Status decode_literals(G g, Workspace& ws, const uint8_t* src, size_t
   }
   if (g.any(!ok)) return Status::corrupt_literals;
   lit->data = dst;
+  lit->in_output = true;
   lit->section_size = h.header_size + h.compressed_size;
   return Status::ok;
 }

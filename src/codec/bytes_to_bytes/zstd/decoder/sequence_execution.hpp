@@ -28,6 +28,13 @@ ZARRGPU_HD_INLINE void group_copy_forward(G g, uint8_t* dst, const uint8_t* src,
   }
 }
 
+// Copies n bytes between ranges that do not overlap (input to output): no
+// ordering between ranks is needed.
+template <class G>
+ZARRGPU_HD_INLINE void group_copy_disjoint(G g, uint8_t* dst, const uint8_t* src, size_t n) {
+  for (size_t k = g.rank(); k < n; k += G::kSize) dst[k] = src[k];
+}
+
 template <class G>
 ZARRGPU_HD_INLINE void group_fill(G g, uint8_t* dst, uint8_t value, size_t n) {
   for (size_t k = g.rank(); k < n; k += G::kSize) dst[k] = value;
@@ -49,7 +56,15 @@ ZARRGPU_HD_INLINE void group_copy_match(G g, uint8_t* dst, size_t offset, size_t
         g.sync();
       }
     } else {
-      for (size_t k = g.rank(); k < n; k += G::kSize) dst[k] = src[k % offset];
+      // Byte k repeats src[k % offset]; the index advances by kSize % offset per stride.
+      const uint32_t off = static_cast<uint32_t>(offset);
+      const uint32_t step = G::kSize % off;
+      uint32_t r = g.rank() % off;
+      for (size_t k = g.rank(); k < n; k += G::kSize) {
+        dst[k] = src[r];
+        r += step;
+        if (r >= off) r -= off;
+      }
     }
   }
 }
@@ -58,8 +73,10 @@ template <class G>
 ZARRGPU_HD_INLINE void copy_literals(G g, uint8_t* dst, const Literals& lit, size_t from, size_t n) {
   if (lit.rle) {
     group_fill(g, dst, lit.rle_byte, n);
+  } else if (lit.in_output) {
+    group_copy_forward(g, dst, lit.data + from, n);  // in-place literals: read ahead of the writes
   } else {
-    group_copy_forward(g, dst, lit.data + from, n);
+    group_copy_disjoint(g, dst, lit.data + from, n);  // raw literals in the input
   }
 }
 
