@@ -20,6 +20,7 @@ mkdir -p "$corpus" "$here/regressions" "$build/artifacts"
 [ -n "$(ls -A "$corpus")" ] || python3 "$here/make_seeds.py" "$corpus"
 cp -n "$here"/regressions/* "$corpus"/ 2>/dev/null || true
 set +e
+cd "$build"  # libFuzzer writes fuzz-N.log files in the working directory
 "$build/zstd_decoder_fuzzer" "$corpus" -max_total_time="$secs" -max_len=200000 -timeout=10 -rss_limit_mb=2048 \
   -jobs="$jobs" -workers="$jobs" -artifact_prefix="$build/artifacts/" -print_final_stats=1 2>&1 | tail -25
 rc=${PIPESTATUS[0]}
