@@ -118,7 +118,8 @@ void print_text(const NodeTree& tree, const json& nodes) {
     int depth = node_depth(path, tree.location.path);
     std::string indent(static_cast<std::size_t>(2 * depth), ' ');
     std::string rel = relative_node_path(path, tree.location.path);
-    std::string name = rel.empty() ? "/" : rel.substr(rel.rfind('/') == std::string::npos ? 0 : rel.rfind('/') + 1);
+    const std::string& shown = rel.empty() ? path : rel;
+    std::string name = shown.empty() ? "/" : shown.substr(shown.rfind('/') == std::string::npos ? 0 : shown.rfind('/') + 1);
     if (n["node_type"] == "group") {
       o << indent << name << "  group (zarr v" << n["zarr_format"].get<int>() << ")";
       if (!n["attributes"].empty()) o << "  attributes: " << n["attributes"].dump();

@@ -1,4 +1,5 @@
-// Consolidated metadata, so xarray and zarr-python open a group with one read:
+// Consolidated metadata, so xarray and zarr-python open a group with one read
+// (the documents come from src/metadata):
 // format 3 inline in the root zarr.json ("consolidated_metadata", as
 // zarr-python writes it), format 2 `.zmetadata`.
 #pragma once
