@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -26,7 +27,9 @@ class Kernels : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
+    stream_.emplace();
   }
+  Stream& stream() { return *stream_; }
   template <class T> DeviceBuffer upload(const std::vector<T>& v) {
     DeviceBuffer b(std::max<std::size_t>(v.size() * sizeof(T), 1));
     if (!v.empty()) ZARRGPU_CUDA_CHECK(cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
@@ -37,7 +40,7 @@ class Kernels : public ::testing::Test {
     ZARRGPU_CUDA_CHECK(cudaMemcpy(v.data(), b.data(), bytes, cudaMemcpyDeviceToHost));
     return v;
   }
-  Stream stream;
+  std::optional<Stream> stream_;  // created after the device check
   std::mt19937_64 rng{7};
 };
 
@@ -107,8 +110,8 @@ TEST_F(Kernels, PlaceMatchesHostReference) {
     DeviceBuffer d_out(R * C * es);
     ZARRGPU_CUDA_CHECK(cudaMemset(d_out.data(), 0x5a, R * C * es));
     PlaceLaunch l{d_boxes.as<PlaceBox>(), static_cast<std::uint32_t>(boxes.size()), tiles, d_src.data(), d_out.data(), es, fill};
-    place(l, stream.get());
-    stream.synchronize();
+    place(l, stream().get());
+    stream().synchronize();
     EXPECT_EQ(download(d_out, R * C * es), expect) << "element size " << es;
   }
 }
@@ -130,8 +133,8 @@ TEST_F(Kernels, PlaceLargeContiguousRunUsesEveryTile) {
   place_reference(boxes, src, expect, es, Vec16{});
   DeviceBuffer d_boxes = upload(boxes), d_src = upload(src), d_out((n + 8) * es);
   ZARRGPU_CUDA_CHECK(cudaMemset(d_out.data(), 0, (n + 8) * es));
-  place(PlaceLaunch{d_boxes.as<PlaceBox>(), 1, tiles, d_src.data(), d_out.data(), es, Vec16{}}, stream.get());
-  stream.synchronize();
+  place(PlaceLaunch{d_boxes.as<PlaceBox>(), 1, tiles, d_src.data(), d_out.data(), es, Vec16{}}, stream().get());
+  stream().synchronize();
   EXPECT_EQ(download(d_out, (n + 8) * es), expect);
 }
 
@@ -142,8 +145,8 @@ TEST_F(Kernels, FillAnyElementSizeAndAlignment) {
       DeviceBuffer d((n + skip + 4) * es);
       ZARRGPU_CUDA_CHECK(cudaMemset(d.data(), 0, d.size()));
       const Vec16 v{0x1122334455667788ull, 0x99aabbccddeeff00ull};
-      fill(d.data() + skip * es, n, es, v, stream.get());
-      stream.synchronize();
+      fill(d.data() + skip * es, n, es, v, stream().get());
+      stream().synchronize();
       const auto got = download(d, d.size());
       std::vector<std::byte> expect(d.size(), std::byte{0});
       for (std::uint64_t i = 0; i < n; ++i) std::memcpy(expect.data() + (skip + i) * es, &v, es);
@@ -158,8 +161,8 @@ TEST_F(Kernels, ByteSwapComponents) {
     const std::uint64_t n = 777;
     auto data = random_bytes(rng, (n + 1) * c.es);
     DeviceBuffer d = upload(data);
-    byte_swap(d.data() + c.es, n, c.es, c.component, stream.get());  // an offset start: head/tail paths
-    stream.synchronize();
+    byte_swap(d.data() + c.es, n, c.es, c.component, stream().get());  // an offset start: head/tail paths
+    stream().synchronize();
     auto expect = data;
     for (std::uint64_t i = 1; i <= n; ++i)
       for (unsigned k = 0; k < c.es; k += c.component)
@@ -186,8 +189,8 @@ TEST_F(Kernels, UnshuffleMatchesNumcodecs) {
       at += bytes;
     }
     DeviceBuffer d_items = upload(items), d_src = upload(src), d_dst(std::max<std::size_t>(src.size(), 1));
-    unshuffle(d_items.as<ShuffleItem>(), static_cast<std::uint32_t>(items.size()), 4096, d_src.data(), d_dst.data(), es, stream.get());
-    stream.synchronize();
+    unshuffle(d_items.as<ShuffleItem>(), static_cast<std::uint32_t>(items.size()), 4096, d_src.data(), d_dst.data(), es, stream().get());
+    stream().synchronize();
     EXPECT_EQ(download(d_dst, src.size()), expect) << es;
   }
 }
@@ -224,10 +227,10 @@ void delta_case(Kernels&, std::mt19937_64& rng, Stream& stream, bool swap) {
 
 TEST_F(Kernels, DeltaDecodeWrapsLikeNumcodecs) {
   for (bool swap : {false, true}) {
-    delta_case<std::uint8_t>(*this, rng, stream, false);
-    delta_case<std::uint16_t>(*this, rng, stream, swap);
-    delta_case<std::uint32_t>(*this, rng, stream, swap);
-    delta_case<std::uint64_t>(*this, rng, stream, swap);
+    delta_case<std::uint8_t>(*this, rng, stream(), false);
+    delta_case<std::uint16_t>(*this, rng, stream(), swap);
+    delta_case<std::uint32_t>(*this, rng, stream(), swap);
+    delta_case<std::uint64_t>(*this, rng, stream(), swap);
   }
 }
 

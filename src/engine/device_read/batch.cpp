@@ -58,7 +58,8 @@ std::vector<ReadItem> take_batch(std::deque<ReadItem>& pending, const DeviceChai
 BatchLayout lay_out(const std::vector<ReadItem>& items, const DeviceChain& chain, bool gds) {
   BatchLayout L;
   L.items.resize(items.size());
-  L.descriptors = align_up(items.size() * descriptor_bytes_per_item());
+  // + 7 x 16: each of the seven descriptor arrays starts 16-byte aligned.
+  L.descriptors = align_up(items.size() * descriptor_bytes_per_item() + 7 * 16);
   const bool gpu_mode = chain.mode == Mode::gpu;
   std::uint64_t pinned = L.descriptors;
   // Copied region: GPU items' stored bytes (posix), then CPU outputs.

@@ -1,0 +1,215 @@
+// Reads of an ERA5-like array straight into GPU memory, and the limits they
+// are measured against.
+//
+//   bench_gpu_read STORE [--array data] [--mode full|pairs] [--pairs 100] [--repeat R] [--seed S]
+//   bench_gpu_read STORE --limits [--threads N]
+//
+// full: the whole array into one device buffer, R times. pairs: --pairs random
+// pairs of consecutive time steps (data[t:t+2]), each into a device buffer.
+// Prints one JSON object: decoded GB/s landed on the GPU (median of R) and
+// zarrgpu's breakdown of the last run (last_device_read_stats).
+// --limits: pinned host->device copies, parallel pread of the chunk files
+// from the page cache on N threads, libzstd decoding them on all cores.
+#include <cuda_runtime_api.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/device_read/device_read.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/pinned_buffer.hpp"
+#include "zarrgpu/array.hpp"
+#include "zarrgpu/error.hpp"
+
+using namespace zarrgpu;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+namespace {
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+struct Options {
+  std::string store, array = "data", mode = "full";
+  int pairs = 100, repeat = 3;
+  unsigned threads = 16;
+  std::uint64_t seed = 1;
+  bool limits = false;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) { std::fprintf(stderr, "missing value for %s\n", a.c_str()); std::exit(2); }
+      return argv[++i];
+    };
+    if (a == "--array") o.array = next();
+    else if (a == "--mode") o.mode = next();
+    else if (a == "--pairs") o.pairs = std::stoi(next());
+    else if (a == "--repeat") o.repeat = std::stoi(next());
+    else if (a == "--threads") o.threads = std::stoul(next());
+    else if (a == "--seed") o.seed = std::stoull(next());
+    else if (a == "--limits") o.limits = true;
+    else if (o.store.empty()) o.store = a;
+    else { std::fprintf(stderr, "unexpected argument %s\n", a.c_str()); std::exit(2); }
+  }
+  if (o.store.empty()) { std::fprintf(stderr, "usage: bench_gpu_read STORE [--mode full|pairs] [--limits]\n"); std::exit(2); }
+  return o;
+}
+
+void print_stats(const engine::DeviceReadStats& s) {
+  std::printf(
+      "\"stats\": {\"chunks\": %llu, \"missing\": %llu, \"gpu_decoded\": %llu, \"cpu_decoded\": %llu, \"batches\": %llu, "
+      "\"bytes_read\": %llu, \"bytes_decoded\": %llu, \"seconds_total\": %.6f, \"seconds_io\": %.6f, "
+      "\"read_thread_seconds\": %.6f, \"cpu_decode_thread_seconds\": %.6f, \"seconds_h2d\": %.6f, "
+      "\"seconds_gpu_decode\": %.6f, \"seconds_place\": %.6f, \"io_path\": \"%s\", \"io_detail\": \"%s\"}",
+      (unsigned long long)s.chunks, (unsigned long long)s.missing_chunks, (unsigned long long)s.gpu_decoded_chunks,
+      (unsigned long long)s.cpu_decoded_chunks, (unsigned long long)s.batches, (unsigned long long)s.bytes_read,
+      (unsigned long long)s.bytes_decoded, s.seconds_total, s.seconds_io, s.seconds_read_threads,
+      s.seconds_cpu_decode_threads, s.seconds_h2d, s.seconds_gpu_decode, s.seconds_place, s.io_path.c_str(),
+      s.io_detail.c_str());
+}
+
+int run_reads(const Options& o) {
+  const Array a = Array::open(open_store(o.store), o.array);
+  const auto shape = a.shape();
+  const std::size_t es = size_of(a.dtype());
+  std::uint64_t step_elems = 1;
+  for (std::size_t d = 1; d < shape.size(); ++d) step_elems *= shape[d];
+  std::vector<double> gbps;
+  std::uint64_t bytes = 0;
+  if (o.mode == "full") {
+    bytes = a.metadata().num_elements() * es;
+    gpu::DeviceBuffer out(bytes);
+    for (int r = 0; r < o.repeat; ++r) {
+      const auto t0 = Clock::now();
+      a.read(Selection(), out.data(), bytes, Device::cuda(0));
+      ZARRGPU_CUDA_CHECK(cudaDeviceSynchronize());
+      gbps.push_back(bytes / since(t0) / 1e9);
+    }
+  } else {
+    const std::uint64_t pair_bytes = 2 * step_elems * es;
+    gpu::DeviceBuffer out(pair_bytes);
+    std::mt19937_64 rng(o.seed);
+    for (int r = 0; r < o.repeat; ++r) {
+      const auto t0 = Clock::now();
+      for (int p = 0; p < o.pairs; ++p) {
+        const auto t = static_cast<std::int64_t>(rng() % (shape[0] - 1));
+        a.read(Selection({DimSelection::slice(t, t + 2)}), out.data(), pair_bytes, Device::cuda(0));
+      }
+      ZARRGPU_CUDA_CHECK(cudaDeviceSynchronize());
+      gbps.push_back(static_cast<double>(pair_bytes) * o.pairs / since(t0) / 1e9);
+    }
+    bytes = pair_bytes * o.pairs;
+  }
+  std::printf("{\"mode\": \"%s\", \"bytes\": %llu, \"repeat\": %d, \"zarrgpu_gbps\": %.4f, \"all_gbps\": [", o.mode.c_str(),
+              (unsigned long long)bytes, o.repeat, median(gbps));
+  for (std::size_t i = 0; i < gbps.size(); ++i) std::printf("%s%.4f", i ? ", " : "", gbps[i]);
+  std::printf("], ");
+  print_stats(engine::last_device_read_stats());
+  std::printf("}\n");
+  return 0;
+}
+
+int run_limits(const Options& o) {
+  // pinned host -> device
+  const std::size_t n = std::size_t{1} << 30;
+  gpu::PinnedBuffer host(n);
+  std::memset(host.data(), 1, n);
+  gpu::DeviceBuffer dev(n);
+  ZARRGPU_CUDA_CHECK(cudaMemcpy(dev.data(), host.data(), n, cudaMemcpyHostToDevice));
+  auto t0 = Clock::now();
+  for (int i = 0; i < 3; ++i) ZARRGPU_CUDA_CHECK(cudaMemcpy(dev.data(), host.data(), n, cudaMemcpyHostToDevice));
+  const double h2d = 3.0 * n / since(t0) / 1e9;
+
+  // the chunk files
+  std::vector<fs::path> files;
+  std::uint64_t total = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(o.store) / o.array)) {
+    if (e.is_regular_file() && e.path().filename() != "zarr.json" && e.path().filename().string()[0] != '.') {
+      files.push_back(e.path());
+      total += e.file_size();
+    }
+  }
+  std::vector<std::vector<char>> contents(files.size());
+  std::atomic<std::size_t> next{0};
+  auto pread_all = [&] {
+    for (std::size_t i; (i = next++) < files.size();) {
+      const int fd = ::open(files[i].c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      contents[i].resize(fs::file_size(files[i]));
+      std::size_t done = 0;
+      while (done < contents[i].size()) {
+        const ssize_t r = ::pread(fd, contents[i].data() + done, contents[i].size() - done, static_cast<off_t>(done));
+        if (r <= 0) break;
+        done += static_cast<std::size_t>(r);
+      }
+      ::close(fd);
+    }
+  };
+  t0 = Clock::now();
+  {
+    std::vector<std::thread> ts;
+    for (unsigned t = 0; t < o.threads; ++t) ts.emplace_back(pread_all);
+    for (auto& t : ts) t.join();
+  }
+  const double pread_gbps = total / since(t0) / 1e9;
+
+  // libzstd on all cores (zstd chunks only)
+  std::atomic<std::uint64_t> decoded{0};
+  std::atomic<bool> is_zstd{true};
+  next = 0;
+  auto decode_all = [&] {
+    ZSTD_DCtx* ctx = ZSTD_createDCtx();
+    std::vector<char> out;
+    for (std::size_t i; (i = next++) < files.size();) {
+      const auto size = ZSTD_getFrameContentSize(contents[i].data(), contents[i].size());
+      if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) { is_zstd = false; continue; }
+      out.resize(size);
+      const std::size_t r = ZSTD_decompressDCtx(ctx, out.data(), out.size(), contents[i].data(), contents[i].size());
+      if (!ZSTD_isError(r)) decoded += r;
+    }
+    ZSTD_freeDCtx(ctx);
+  };
+  t0 = Clock::now();
+  {
+    std::vector<std::thread> ts;
+    for (unsigned t = 0; t < std::thread::hardware_concurrency(); ++t) ts.emplace_back(decode_all);
+    for (auto& t : ts) t.join();
+  }
+  const double zstd_gbps = decoded.load() / since(t0) / 1e9;
+  std::printf("{\"pinned_h2d_gbps\": %.3f, \"pread_page_cache_gbps\": %.3f, \"pread_threads\": %u, \"stored_bytes\": %llu, "
+              "\"libzstd_all_cores_gbps\": %.3f, \"libzstd_threads\": %u, \"zstd\": %s}\n",
+              h2d, pread_gbps, o.threads, (unsigned long long)total, is_zstd ? zstd_gbps : 0.0,
+              std::thread::hardware_concurrency(), is_zstd ? "true" : "false");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  try {
+    return o.limits ? run_limits(o) : run_reads(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_gpu_read: %s\n", e.what());
+    return 1;
+  }
+}

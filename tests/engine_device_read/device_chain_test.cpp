@@ -1,0 +1,93 @@
+#include <gtest/gtest.h>
+
+#include "codec/codec.hpp"
+#include "engine/device_read/device_chain.hpp"
+
+namespace zarrgpu::engine::device_read {
+namespace {
+
+using Mode = DeviceChain::Mode;
+
+DeviceChain classify(std::vector<CodecSpec> specs, std::vector<std::uint64_t> shape, DataType t, bool gpu_zstd = true) {
+  const auto chain = codec::CodecChain::build(specs, codec::ChunkRepresentation{shape, t, {}});
+  return classify_chain(chain, gpu_zstd);
+}
+
+CodecSpec bytes(const char* endian = "little") { return {"bytes", {{"endian", endian}}}; }
+CodecSpec zstd() { return {"zstd", {{"level", 3}, {"checksum", false}}}; }
+
+TEST(DeviceChain, RawAndZstdDecodeOnTheGpu) {
+  auto raw = classify({bytes()}, {4, 8}, DataType::float32);
+  EXPECT_EQ(raw.mode, Mode::gpu);
+  EXPECT_FALSE(raw.zstd);
+  EXPECT_EQ(raw.swap, 0u);
+  EXPECT_EQ(raw.decoded_bytes, 4u * 8 * 4);
+  EXPECT_EQ(raw.src_strides, (std::vector<std::int64_t>{8, 1}));
+
+  auto z = classify({bytes(), zstd()}, {4, 8}, DataType::float32);
+  EXPECT_EQ(z.mode, Mode::gpu);
+  EXPECT_TRUE(z.zstd);
+  EXPECT_EQ(z.gpu_codecs, "zstd");
+}
+
+TEST(DeviceChain, WithoutTheGpuDecoderZstdRunsOnCpuThreads) {
+  auto z = classify({bytes("big"), zstd()}, {10}, DataType::int32, /*gpu_zstd=*/false);
+  EXPECT_EQ(z.mode, Mode::cpu_bytes);
+  EXPECT_EQ(z.swap, 4u);  // the GPU still swaps while placing
+}
+
+TEST(DeviceChain, OtherCompressorsDecodeOnCpuThreads) {
+  auto g = classify({bytes(), {"gzip", {{"level", 5}}}}, {16}, DataType::uint16);
+  EXPECT_EQ(g.mode, Mode::cpu_bytes);
+  auto c = classify({bytes(), zstd(), {"crc32c", json::object()}}, {16}, DataType::uint16);
+  EXPECT_EQ(c.mode, Mode::cpu_bytes);
+}
+
+TEST(DeviceChain, BigEndianComplexSwapsEachPart) {
+  auto c = classify({bytes("big")}, {3}, DataType::complex128);
+  EXPECT_EQ(c.mode, Mode::gpu);
+  EXPECT_EQ(c.swap, 8u);
+}
+
+TEST(DeviceChain, TransposeBecomesPermutedStrides) {
+  // Encoded axis k = decoded axis order[k]: order [2, 0, 1] on a (2, 3, 4) chunk
+  // stores a (4, 2, 3) array with C strides (6, 3, 1): decoded axis 2 -> 6,
+  // axis 0 -> 3, axis 1 -> 1.
+  auto t = classify({{"transpose", {{"order", {2, 0, 1}}}}, bytes(), zstd()}, {2, 3, 4}, DataType::float64);
+  ASSERT_EQ(t.mode, Mode::gpu);
+  EXPECT_EQ(t.src_strides, (std::vector<std::int64_t>{3, 1, 6}));
+  // Two transposes compose: [1, 0] twice is the identity.
+  auto twice = classify({{"transpose", {{"order", {1, 0}}}}, {"transpose", {{"order", {1, 0}}}}, bytes()}, {5, 7},
+                        DataType::int8);
+  EXPECT_EQ(twice.src_strides, (std::vector<std::int64_t>{7, 1}));
+}
+
+TEST(DeviceChain, IntegerDeltaOnTheGpuFloatDeltaOnCpu) {
+  auto d = classify({{"numcodecs.delta", {{"dtype", "<i4"}}}, bytes(), zstd()}, {100}, DataType::int32);
+  EXPECT_EQ(d.mode, Mode::gpu);
+  EXPECT_TRUE(d.delta);
+  auto f = classify({{"numcodecs.delta", {{"dtype", "<f8"}}}, bytes(), zstd()}, {100}, DataType::float64);
+  EXPECT_EQ(f.mode, Mode::cpu);  // a float cumsum depends on the order of additions
+  EXPECT_FALSE(f.delta);
+}
+
+TEST(DeviceChain, ShuffleAfterZstdOnTheGpu) {
+  auto s = classify({bytes(), {"numcodecs.shuffle", {{"elementsize", 4}}}, zstd()}, {64}, DataType::float32);
+  EXPECT_EQ(s.mode, Mode::gpu);
+  EXPECT_EQ(s.shuffle_elementsize, 4u);
+}
+
+TEST(DeviceChain, NestedShardingDecodesOnCpu) {
+  const json bytes_json = {{"name", "bytes"}, {"configuration", {{"endian", "little"}}}};
+  json config = json::object();
+  config["chunk_shape"] = json::array({2});
+  config["codecs"] = json::array({bytes_json});
+  config["index_codecs"] = json::array({bytes_json, json{{"name", "crc32c"}}});
+  CodecSpec shard{"sharding_indexed", config};
+  auto s = classify({shard}, {8}, DataType::float32);
+  EXPECT_EQ(s.mode, Mode::cpu);
+  EXPECT_EQ(s.src_strides, (std::vector<std::int64_t>{1}));
+}
+
+}  // namespace
+}  // namespace zarrgpu::engine::device_read
