@@ -404,3 +404,26 @@ def test_convert_missing_source_exit_3(run_zarrgpu, tmp_path):
     r = run_zarrgpu("convert", tmp_path / "none.zarr", tmp_path / "o.zarr")
     assert r.returncode == 3, r.stderr
     assert not (tmp_path / "o.zarr").exists()
+
+
+@needs_corpus
+def test_convert_nested_group_consolidated_opens_in_zarr_python(run_zarrgpu, tmp_path):
+    src = CORPUS / "v2_group_consolidated_s1.zarr"
+    for fmt in ("2", "3"):
+        dst = tmp_path / f"n{fmt}.zarr"
+        r = run_zarrgpu("convert", src, dst, "--format", fmt, "--quiet")
+        assert r.returncode == 0, r.stderr
+        g = zarr.open_consolidated(str(dst), zarr_format=int(fmt))
+        np.testing.assert_array_equal(g["sub/mask"][...], zarr.open_array(str(src), path="sub/mask", mode="r")[...])
+        np.testing.assert_array_equal(g["air"][...], zarr.open_array(str(src), path="air", mode="r")[...])
+        info = json.loads(run_zarrgpu("info", dst, "--json").stdout)
+        assert info["consolidated"] is True
+        assert [n["path"] for n in info["nodes"]] == ["", "air", "sub", "sub/mask"]
+
+
+def test_cat_unwritable_output_exit_7(run_zarrgpu, tmp_path):
+    if CORPUS is None:
+        pytest.skip("conformance corpus not found")
+    r = run_zarrgpu("cat", CORPUS / "v3_zstd1_f4_s11.zarr", "--out", tmp_path / "no" / "x.npy")
+    assert r.returncode == 7, r.stderr
+    assert str(tmp_path / "no" / "x.npy") in r.stderr

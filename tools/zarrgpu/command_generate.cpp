@@ -1,4 +1,5 @@
 // zarrgpu generate era5 DST: an ERA5-like group for demos, tests and benchmarks.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -32,6 +33,7 @@ const std::vector<OptionSpec> kOptions = {
     {"format", true, "3|2", "Zarr format (default 3; the sharded variant needs 3)"},
     {"seed", true, "S", "seed of the fields (default 0); the same seed gives the same bytes"},
     {"threads", true, "N", "worker threads (default: all cores)"},
+    {"memory", true, "SIZE", "memory budget for time steps in flight (default 2GiB)"},
     {"overwrite", false, "", "replace DST if it exists"},
     {"quiet", false, "", "no progress report"},
     {"help", false, "", "show this help"},
@@ -102,6 +104,13 @@ int run_generate(const std::vector<std::string>& argv) {
   const std::uint64_t shard_time = std::min(positive(args, "shard-time", 4), s.time);
   const int level = static_cast<int>(args.integer("level").value_or(3));
   unsigned threads = static_cast<unsigned>(positive(args, "threads", std::max(1u, std::thread::hardware_concurrency())));
+
+  std::uint64_t budget = 2ull << 30;
+  if (auto m = args.value("memory")) {
+    auto b = parse_byte_size(*m);
+    if (!b || *b == 0) throw UsageError("bad --memory '" + *m + "' (e.g. 512MiB, 2GiB)");
+    budget = *b;
+  }
 
   install_cancel_handlers();
   StagedDirectory staged(dst, args.flag("overwrite"));
@@ -179,7 +188,10 @@ int run_generate(const std::vector<std::string>& argv) {
   wo.threads = 1;  // parallel across time steps instead
   wo.write_empty_chunks = true;
   try {
-    for_each_block(units_count, std::min<std::uint64_t>(threads, units_count), [&](std::uint64_t u) {
+    // Each worker holds one unit (a time step, or a shard of them) at a time.
+    const std::uint64_t unit_bytes = step_time * step_elems * sizeof(float);
+    const std::uint64_t workers = std::clamp<std::uint64_t>(budget / unit_bytes, 1, threads);
+    for_each_block(units_count, static_cast<unsigned>(std::min(workers, units_count)), [&](std::uint64_t u) {
       std::uint64_t t0 = u * step_time, t1 = std::min(s.time, t0 + step_time);
       std::vector<float> buf((t1 - t0) * step_elems);
       for (std::uint64_t t = t0; t < t1; ++t)

@@ -67,7 +67,7 @@ void write_npy_atomic(const std::string& path, DataType t, std::span<const std::
   std::random_device rd;
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(ErrorKind::io, "cannot create '" + tmp + "': " + std::strerror(errno));
+  if (fd < 0) throw Error(ErrorKind::io, "cannot write '" + path + "': " + std::strerror(errno));
   try {
     write_all(fd, header.data(), header.size(), tmp);
     write_all(fd, data.data(), data.size(), tmp);
