@@ -261,3 +261,43 @@ def test_convert_generated_era5_to_one_step_per_chunk(run_zarrgpu, tmp_path):
     a, b = xr.open_zarr(src), xr.open_zarr(dst)
     xr.testing.assert_identical(a.compute(), b.compute())
     assert b["data"].encoding["chunks"] == (1, 1, 19, 36)
+
+
+# ---- 3. the whole corpus through convert ---------------------------------------------------
+
+def _corpus_stores() -> dict[str, list[dict]]:
+    from _zarrgpu_corpus import expected_arrays
+
+    stores: dict[str, list[dict]] = {}
+    for _, entry in expected_arrays():
+        stores.setdefault(entry["store"], []).append(entry)
+    return stores
+
+
+CORPUS_STORES = _corpus_stores()
+
+
+def _conversion_args(kind: str, entries: list[dict]) -> list[str]:
+    if kind == "v3_keep_codecs":
+        return ["--format", "3"]
+    if kind == "v2_zstd":
+        return ["--format", "2", "--codec", "zstd:1"]
+    args = ["--format", "3", "--codec", "blosc:lz4:5:shuffle"]
+    if len(entries) == 1 and entries[0]["shape"]:  # one chunk for the whole array
+        args += ["--chunks", ",".join(["full"] * len(entries[0]["shape"]))]
+    return args
+
+
+@pytest.mark.parametrize("kind", ["v3_keep_codecs", "v2_zstd", "v3_one_chunk_blosc"])
+@pytest.mark.parametrize("store", sorted(CORPUS_STORES), ids=lambda s: Path(s).name)
+def test_convert_corpus_preserves_contents(run_zarrgpu, tmp_path, store, kind):
+    import hashlib
+
+    entries = CORPUS_STORES[store]
+    dst = tmp_path / "out.zarr"
+    r = run_zarrgpu("convert", store, dst, "--quiet", *_conversion_args(kind, entries))
+    assert r.returncode == 0, r.stderr
+    for e in entries:
+        got = cat(run_zarrgpu, dst, tmp_path / "x.npy", array=e["array"])
+        assert list(got.shape) == e["shape"]
+        assert hashlib.sha256(np.ascontiguousarray(got).tobytes()).hexdigest() == e["sha256"], e
