@@ -74,7 +74,7 @@ std::optional<ShardLayout> partial_shard_layout(const ArrayMetadata& m, std::str
     throw bad("missing 'chunk_shape'");
   ShardLayout layout;
   for (const auto& v : cfg["chunk_shape"]) {
-    if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0) throw bad("'chunk_shape' must hold positive integers");
+    if (!v.is_number_integer() || v.get<std::int64_t>() <= 0) throw bad("'chunk_shape' must hold positive integers");
     layout.inner_chunk_shape.push_back(v.get<std::uint64_t>());
   }
   if (layout.inner_chunk_shape.size() != m.ndim()) throw bad("'chunk_shape' rank differs from the array's");

@@ -85,7 +85,10 @@ void write_selection(Store& store, const std::string& path, const ArrayMetadata&
           store.erase(c.key);
         } else {
           const Bytes encoded = chain.encode(buf.span());
-          store.write(c.key, encoded.span());
+          // An empty encoding means "nothing to store" (the sharding codec
+          // gives one for a shard whose inner chunks are all empty).
+          if (encoded.empty()) store.erase(c.key);
+          else store.write(c.key, encoded.span());
         }
       } catch (const Error& e) {
         throw e.with_context(chunk_context(path, c.key, store));
