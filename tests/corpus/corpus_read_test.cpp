@@ -48,6 +48,7 @@ TEST_P(CorpusRead, SelectionsMatchSlicingTheFullRead) {
     const auto want = testing::reference_slice(all.span(), e.shape, ranges, es);
     const Bytes got = a.read(sel);
     ASSERT_EQ(got.size(), want.size()) << text;
+    if (want.empty()) continue;  // memcmp takes no null pointers, even for 0 bytes
     EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size()), 0) << e.name << " [" << text << "]";
   }
 }
