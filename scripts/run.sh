@@ -14,11 +14,13 @@ if [ $# -gt 0 ]; then exec "$bin" "$@"; fi
 
 sample="$root/build/sample"
 mkdir -p "$sample"
-device=cpu
-"$bin" devices >/dev/null 2>&1 && "$bin" devices | grep -q '^cuda:0' && device=cuda:0
 set -x
 "$bin" generate era5 "$sample/era5.zarr" --time 8 --channels 4 --lat 181 --lon 360 --overwrite
 "$bin" info "$sample/era5.zarr"
-"$bin" cat "$sample/era5.zarr" --array t2m --select 0,:,:,: --out "$sample/t2m_t0.npy" --device "$device"
+# One time step, through the GPU path when this build and machine have one
+# (exit 5: no CUDA path in this build, 8: no usable GPU), else on the CPU.
+"$bin" cat "$sample/era5.zarr" --array data --select 0,:,:,: --out "$sample/data_t0.npy" --device cuda:0 ||
+  { rc=$?; [ $rc -eq 5 ] || [ $rc -eq 8 ] || exit $rc;
+    "$bin" cat "$sample/era5.zarr" --array data --select 0,:,:,: --out "$sample/data_t0.npy"; }
 "$bin" convert "$sample/era5.zarr" "$sample/era5_sharded.zarr" --format 3 --chunks time=1 --shard time=4 --codec zstd:3 --overwrite
 "$bin" info "$sample/era5_sharded.zarr"

@@ -9,20 +9,24 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 "$root/scripts/setup.sh"
 jobs=${ZARRGPU_JOBS:-$(nproc)}
+corpus=$(realpath "${ZARRGPU_CORPUS_DIR:-$root/../shared/corpus}")
+export ZARRGPU_CORPUS_DIR="$corpus"
 status=0
 
 step() { printf '\n==== %s\n' "$*"; }
 
-step "build (build/)"
-"$root/scripts/build.sh" -DZARRGPU_BUILD_PYTHON=ON -DPython_EXECUTABLE="$root/.venv/bin/python"
+step "build (build/): the library, tools, tests, benchmarks and the Python extension"
+# One build tree serves ctest, the CLI and Python: pip's editable install
+# (scikit-build-core) configures and builds everything into build/.
+CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$root/.venv/bin/python" -m pip install -q --no-build-isolation -e . \
+  -Cbuild-dir=build -Ccmake.define.ZARRGPU_BUILD_TESTS=ON -Ccmake.define.ZARRGPU_BUILD_TOOLS=ON \
+  -Ccmake.define.ZARRGPU_BUILD_BENCH=ON -Ccmake.define.ZARRGPU_CORPUS_DIR="$corpus"
 
 step "GoogleTest suites"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900 || status=1
 
 step "Python tests"
 export ZARRGPU_BIN="$root/build/tools/zarrgpu/zarrgpu"
-export ZARRGPU_CORPUS_DIR="${ZARRGPU_CORPUS_DIR:-$root/../shared/corpus}"
-export PYTHONPATH="$root/build/python${PYTHONPATH:+:$PYTHONPATH}"
 set +e
 "$root/.venv/bin/python" -m pytest -q tests/python
 rc=$?
@@ -34,7 +38,7 @@ if [ "${ZARRGPU_TEST_QUICK:-0}" != 1 ]; then
   step "AddressSanitizer + UBSan build (build-asan/): corpus, codecs, decoder, engine"
   if [ ! -f build-asan/build.ninja ]; then
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DZARRGPU_CUDA=OFF \
-      -DZARRGPU_SANITIZE=address,undefined -DZARRGPU_BUILD_BENCH=OFF >/dev/null
+      -DZARRGPU_SANITIZE=address,undefined -DZARRGPU_BUILD_BENCH=OFF -DZARRGPU_CORPUS_DIR="$corpus" >/dev/null
   fi
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -12,10 +12,10 @@ _REPO = Path(__file__).resolve().parents[2]
 
 
 def corpus_dir() -> Path | None:
-    for candidate in (os.environ.get("ZARRGPU_CORPUS_DIR"), _REPO.parent / "shared" / "corpus",
-                      Path("/work/shared/corpus")):
+    for candidate in (os.environ.get("ZARRGPU_CORPUS_DIR"), _REPO.parent / "shared" / "corpus"):
         if candidate and (Path(candidate) / "README.md").exists():
-            return Path(candidate)
+            # Resolved: TensorStore's file driver rejects paths with "..".
+            return Path(candidate).resolve()
     return None
 
 
