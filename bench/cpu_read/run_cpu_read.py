@@ -44,7 +44,7 @@ def can_drop_caches():
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bin", default="build", help="build directory")
-    p.add_argument("--data", default="/tmp/zarrgpu-bench")
+    p.add_argument("--data", default="/tmp/zarrgpu_bench")  # shared with bench/gpu_read
     p.add_argument("--gb", type=float, default=8.0, help="decoded size of each variant")
     p.add_argument("--channels", type=int, default=4)
     p.add_argument("--threads", type=int, default=os.cpu_count())
@@ -66,7 +66,8 @@ def main():
         store = os.path.join(a.data, f"era5_{v}_{time_steps}.zarr")
         if not os.path.exists(store):
             subprocess.run([zarrgpu, "generate", "era5", store, "--time", str(time_steps),
-                            "--channels", str(a.channels), "--variant", v, "--quiet"], check=True)
+                            "--channels", str(a.channels), "--lat", "721", "--lon", "1440",
+                            "--variant", v, "--quiet"], check=True)
         row = {"variant": v, "store": store, "time_steps": time_steps}
         # warm: one untimed read fills the page cache, then the median of --repeat
         run_json([bench, store, "--threads", str(a.threads), "--repeat", "1", "--json"])

@@ -16,8 +16,10 @@ if [ -d "$root/.deps" ]; then
   need /usr/include/libdeflate.h libdeflate-dev libdeflate0
   ldconfig
 fi
-if [ -d "$root/.whl" ] && ls "$root"/.whl/*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site "$root"/.whl/*.whl \
+# .whl: nvCOMP (the Zstd benchmark); .whl-peers: zarr-python, numcodecs, KvikIO, zarrs.
+wheels=$(ls "$root"/.whl/*.whl "$root"/.whl-peers/*.whl 2>/dev/null)
+if [ -n "$wheels" ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site $wheels \
     && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 fi
 export ZARRGPU_CORPUS_DIR="$root/.corpus"

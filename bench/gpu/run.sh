@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# One entry point for the GPU machine: builds with CUDA, runs the tests (GPU ones
-# included), then the benchmarks named on the command line.
-#   bench/gpu/run.sh [test] [zstd] [read] [cpu] [python]    (default: test)
-# Logs and results go to $OUT (the device tool's folder) or bench/results.
+# One entry point for the GPU machine: builds with CUDA, then the stages named
+# on the command line, in order:
+#   test    every GoogleTest suite (GPU ones included) and the Python tests
+#           (GPU ones included) through an editable install into build/
+#   read    bench/gpu/read.sh: device-read sanitizer runs and the read benchmark
+#   cpu     bench/cpu_read/run_cpu_read.py: host reads vs TensorStore
+#   zstd    bench/gpu/zstd.sh: the GPU Zstd decoder benchmark
+#   bench/gpu/run.sh test read cpu
+# Results stay as files in $OUT (or bench/results); logs go into one logs.tgz,
+# since the device tool returns at most 8 files.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -13,25 +19,38 @@ source bench/gpu/prepare.sh
 stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(test)
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 ))s; }
+gb=${ZARRGPU_BENCH_GB:-8}
 
 echo "== build ($(elapsed))"
 if [ ! -f build/build.ninja ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DZARRGPU_CUDA=ON \
-    -DZARRGPU_CORPUS_DIR="$root/.corpus" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DZARRGPU_CUDA=ON -DZARRGPU_BUILD_PYTHON=ON \
+    -DPython_EXECUTABLE="$(command -v python3)" -DZARRGPU_CORPUS_DIR="$ZARRGPU_CORPUS_DIR" \
+    > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
 fi
-cmake --build build -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error|Error" "$out/build.log" | head -40; tail -20 "$out/build.log"; exit 1; }
+cmake --build build -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
 echo "built ($(elapsed))"
 
 for s in "${stages[@]}"; do
   case $s in
     test)
-      echo "== tests ($(elapsed))"
+      echo "== GoogleTest ($(elapsed))"
       ctest --test-dir build -j 8 --timeout 300 --output-on-failure > "$out/ctest.log" 2>&1
-      echo "ctest exit $?"; grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/ctest.log" | head -40 ;;
+      echo "ctest exit $?"; grep -E "tests passed|tests failed|\(Failed\)|\(SEGFAULT\)|Timeout" "$out/ctest.log" | head -30
+      echo "== pytest ($(elapsed))"
+      # The extension built above, importable from python/ (no reinstall needed).
+      so=$(find build/python -name '_zarrgpu*.so' | head -1)
+      mkdir -p /tmp/zpkg && cp -r python/zarrgpu /tmp/zpkg/ && cp "$so" /tmp/zpkg/zarrgpu/
+      mkdir -p /tmp/zpkg/zarrgpu-0.1.0.dist-info
+      printf 'Metadata-Version: 2.1\nName: zarrgpu\nVersion: 0.1.0\n' > /tmp/zpkg/zarrgpu-0.1.0.dist-info/METADATA
+      printf '[xarray.backends]\nzarrgpu = zarrgpu.xarray_backend:ZarrgpuBackendEntrypoint\n' > /tmp/zpkg/zarrgpu-0.1.0.dist-info/entry_points.txt
+      PYTHONPATH=/tmp/zpkg:${PYTHONPATH:-} ZARRGPU_BIN=$root/build/tools/zarrgpu/zarrgpu \
+        timeout 400 python3 -m pytest -q -p no:cacheprovider tests/python > "$out/pytest.log" 2>&1
+      echo "pytest exit $?"; grep -E "passed|failed|FAILED|Error" "$out/pytest.log" | tail -25 ;;
+    read)   echo "== device read ($(elapsed))"; bash bench/gpu/read.sh --skip-build --skip-tests --gb "$gb" ;;
+    cpu)    echo "== host read ($(elapsed))"; python3 bench/cpu_read/run_cpu_read.py --bin build --gb "$gb" --out "$out" ;;
     zstd)   echo "== zstd ($(elapsed))"; bash bench/gpu/zstd.sh ;;
-    read)   echo "== gpu read ($(elapsed))"; bash bench/gpu/read.sh ;;
-    cpu)    echo "== cpu read ($(elapsed))"; python3 bench/cpu_read/run_cpu_read.py --bin build --out "$out" ${ZARRGPU_BENCH_GB:+--gb $ZARRGPU_BENCH_GB} ;;
     *)      echo "unknown stage $s" ;;
   esac
 done
+(cd "$out" && ls *.log >/dev/null 2>&1 && tar czf logs.tgz *.log && rm -f *.log)
 echo "== done ($(elapsed))"
