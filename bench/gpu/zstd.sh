@@ -10,7 +10,9 @@
 # Sizes are environment variables:
 #   ZSTD_BENCH_GIB (2), ZSTD_BENCH_GIB_L19 (0.25), ZSTD_BENCH_RUNS (5),
 #   ZSTD_BENCH_CHUNK_KIB (64,256,1024,4096), ZSTD_BENCH_LEVELS (1,3,9,19),
-#   ZSTD_SANITIZE_CHUNKS (256), ZSTD_TIME_BUDGET_S (510)
+#   ZSTD_SANITIZE_CHUNKS (256), ZSTD_SANITIZE (1; 0 skips step 3 when only
+#   timing a kernel whose structure the last sanitized run covered),
+#   ZSTD_TIME_BUDGET_S (510)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -76,6 +78,7 @@ fi
 chunks=${ZSTD_SANITIZE_CHUNKS:-256}
 for tool in memcheck racecheck; do
   step "compute-sanitizer $tool ($chunks chunks)"
+  if [ "${ZSTD_SANITIZE:-1}" = 0 ]; then result[$tool]="skipped (ZSTD_SANITIZE=0)"; continue; fi
   if ! command -v compute-sanitizer > /dev/null; then result[$tool]="skipped (no compute-sanitizer)"; continue; fi
   lim=$(( $(left) - 150 )); [ $lim -gt 150 ] && lim=150
   if [ $lim -lt 20 ]; then result[$tool]="skipped (time budget)"; continue; fi

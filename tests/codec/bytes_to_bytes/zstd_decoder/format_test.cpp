@@ -2,6 +2,9 @@
 // the predefined FSE distributions, frame header fields.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #if defined(ZARRGPU_HAVE_LIBXXHASH)
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -10,6 +13,7 @@
 #include "codec/bytes_to_bytes/zstd/decoder/bit_reader.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/frame.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/group.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/sequence_execution.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/fse.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/xxhash64.hpp"
 #include "frame_corpus.hpp"
@@ -134,6 +138,64 @@ TEST(ZstdFormat, FrameHeaderAgreesWithLibzstd) {
     if (fh.has_content_size) {
       EXPECT_EQ(fh.content_size, ref.frameContentSize);
     }
+  }
+}
+
+// Batch execution (all literals of a batch, then all match bytes, each
+// followed back to a final byte) against executing the sequences one by one,
+// byte by byte. Short offsets and long matches make chains of matches that
+// read earlier matches of the same batch; literals sit in place at the tail
+// of the output, as the block decoder leaves Huffman literals.
+TEST(ZstdFormat, BatchExecutionMatchesSerialExecution) {
+  Rng rng(7);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const uint32_t history = 1 + rng.below(600);
+    const uint32_t count = 1 + rng.below(kSequenceBatch);
+    SequenceBatch b{};
+    std::vector<uint32_t> ll(count), ml(count), off(count);
+    uint32_t literals = 0, matches = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      ll[i] = rng.below(4) == 0 ? rng.below(100) : rng.below(6);
+      ml[i] = 3 + (rng.below(5) == 0 ? rng.below(300) : rng.below(10));
+      const uint32_t pos = history + literals + matches + ll[i];
+      const uint32_t reach = rng.below(3) == 0 ? 8 : rng.below(2) == 0 ? 64 : pos;
+      off[i] = 1 + rng.below(reach < pos ? reach : pos);
+      b.offset[i] = off[i];
+      b.segment_start[2 * i] = literals + matches;
+      literals += ll[i];
+      b.segment_start[2 * i + 1] = literals + matches;
+      matches += ml[i];
+      b.literals_end[i] = literals;
+      b.matches_end[i] = matches;
+    }
+    const int kind = rng.below(4);  // 0, 1: literals in place; 2: apart; 3: RLE
+    // The literals read position stays at least the batch's match bytes ahead of the writes.
+    const uint32_t slack = rng.below(2) == 0 ? 0 : rng.below(50);
+    const uint32_t lit_start = history + matches + slack;
+    Bytes out(lit_start + literals + 1);
+    for (auto& v : out) v = static_cast<uint8_t>(rng.next());
+    Bytes apart(literals);
+    for (auto& v : apart) v = static_cast<uint8_t>(rng.next());
+    Literals lit{};
+    lit.size = literals;
+    lit.in_output = kind < 2;
+    lit.rle = kind == 3;
+    lit.rle_byte = 0x5A;
+    lit.data = kind < 2 ? out.data() + lit_start : kind == 2 ? apart.data() : nullptr;
+
+    Bytes ref(out.begin(), out.begin() + history);
+    const Bytes lit_copy = kind < 2 ? Bytes(out.begin() + lit_start, out.begin() + lit_start + literals) : apart;
+    size_t lp = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      for (uint32_t k = 0; k < ll[i]; ++k) ref.push_back(kind == 3 ? lit.rle_byte : lit_copy[lp++]);
+      for (uint32_t k = 0; k < ml[i]; ++k) ref.push_back(ref[ref.size() - off[i]]);
+    }
+
+    size_t op = history, lit_pos = 0;
+    execute_sequences(SerialGroup{}, b, count, out.data(), &op, lit, &lit_pos);
+    ASSERT_EQ(op, ref.size());
+    ASSERT_EQ(lit_pos, literals);
+    ASSERT_TRUE(std::equal(ref.begin(), ref.end(), out.begin())) << "trial " << trial << " kind " << kind;
   }
 }
 

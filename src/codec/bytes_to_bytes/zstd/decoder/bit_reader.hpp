@@ -103,6 +103,13 @@ struct BackwardBitReader {
     }
   }
 
+  // Reloads only when fewer than n bits (n <= 57) are left in the window: the
+  // bits read are the same either way, and each reload is a memory load on
+  // the decoder's critical path.
+  ZARRGPU_HD_INLINE void ensure(uint32_t n) {
+    if (consumed + n > 64) reload();
+  }
+
   // Next n bits (1 <= n <= 57 after a reload) without consuming them.
   ZARRGPU_HD_INLINE uint64_t peek(uint32_t n) const {
     if (consumed >= 64) return 0;

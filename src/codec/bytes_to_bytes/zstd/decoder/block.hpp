@@ -88,6 +88,7 @@ ZARRGPU_HD Status decode_compressed_block(G g, Workspace& ws, BlockContext& ctx,
       g.sync();  // every rank is done with the previous batch
       if (g.rank() == 0) {
         Status s = Status::ok;
+        uint32_t batch_literals = 0, batch_matches = 0;
         for (uint32_t i = 0; i < n; ++i) {
           uint32_t offset_value, ml, ll;
           dec.next(ws, remaining - i == 1, &offset_value, &ml, &ll);
@@ -102,7 +103,14 @@ ZARRGPU_HD Status decode_compressed_block(G g, Workspace& ws, BlockContext& ctx,
           }
           matched += ml;
           cur_op += ml;
-          ws.batch[i] = Sequence{ll, ml, offset};
+          SequenceBatch& b = ws.batch;
+          b.offset[i] = offset;
+          b.segment_start[2 * i] = batch_literals + batch_matches;
+          batch_literals += ll;
+          b.segment_start[2 * i + 1] = batch_literals + batch_matches;
+          batch_matches += ml;
+          b.literals_end[i] = batch_literals;
+          b.matches_end[i] = batch_matches;
         }
         // The bitstream must end exactly with the last sequence.
         if (s == Status::ok && remaining == n && dec.br.remaining_bits() != 0) s = Status::corrupt_sequences;

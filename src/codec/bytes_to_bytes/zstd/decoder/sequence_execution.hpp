@@ -80,24 +80,121 @@ ZARRGPU_HD_INLINE void copy_literals(G g, uint8_t* dst, const Literals& lit, siz
   }
 }
 
-// Executes a batch of validated sequences at out + *op.
-template <class G>
-ZARRGPU_HD void execute_sequences(G g, const Sequence* batch, uint32_t count, uint8_t* out, size_t* op,
-                                  const Literals& lit, size_t* lit_pos) {
-  size_t o = *op;
-  size_t l = *lit_pos;
-  for (uint32_t i = 0; i < count; ++i) {
-    const Sequence s = batch[i];
-    copy_literals(g, out + o, lit, l, s.literals_length);
-    o += s.literals_length;
-    l += s.literals_length;
-    g.sync();
-    group_copy_match(g, out + o, s.offset, s.match_length);
-    o += s.match_length;
-    g.sync();
+// Bytes each rank moves per pass of a batch copy, so that loads of several
+// strides are in flight before their stores: literal passes are cheap, match
+// passes follow sources back and need more registers (more spill past these).
+inline constexpr uint32_t kLiteralsUnroll = 2;
+inline constexpr uint32_t kMatchesUnroll = 2;
+
+// Largest segment index s < end whose start is <= pos (segment 0 starts at 0).
+ZARRGPU_HD_INLINE uint32_t find_segment(const SequenceBatch& b, uint32_t end, uint32_t pos) {
+  uint32_t lo = 0, hi = end;
+  while (hi - lo > 1) {
+    const uint32_t mid = (lo + hi) >> 1;
+    if (b.segment_start[mid] <= pos) lo = mid; else hi = mid;
   }
-  *op = o;
-  *lit_pos = l;
+  return lo;
+}
+
+// Byte t of a match of `offset` whose first byte is at `start` repeats the
+// byte at start - offset + (t mod offset) (§3.1.1.4: the match may overlap itself).
+ZARRGPU_HD_INLINE int64_t match_source(uint32_t start, uint32_t offset, uint32_t t) {
+  return static_cast<int64_t>(start) - offset + (t >= offset ? t % offset : t);
+}
+
+// Executes a batch of `count` validated sequences at out + *op, the whole
+// group on all of the batch at once instead of sequence after sequence:
+//  1. every literal of the batch goes to its place. Each literal's
+//     destination is at or before its source (in-place literals: the
+//     sequence decoder checked that the write position never passes the
+//     literals read position), and both grow with the literal's index, so a
+//     pass that loads its strides before storing them never clobbers a
+//     literal that is still to be read.
+//  2. every match byte of the batch: its source byte is followed back
+//     through the batch's earlier matches until it lands on a byte that is
+//     final — before the batch, or a literal of the batch — and copied from
+//     there. Reads and writes of this pass touch disjoint bytes.
+template <class G>
+ZARRGPU_HD void execute_sequences(G g, const SequenceBatch& b, uint32_t count, uint8_t* out, size_t* op,
+                                  const Literals& lit, size_t* lit_pos) {
+  constexpr uint32_t kLiteralsStride = G::kSize * kLiteralsUnroll;
+  constexpr uint32_t kMatchesStride = G::kSize * kMatchesUnroll;
+  uint8_t* const base = out + *op;
+  const uint32_t literals = b.literals_end[count - 1];
+  const uint32_t matches = b.matches_end[count - 1];
+
+  // 1. Literals: literal k of the batch belongs to the first sequence i with
+  // literals_end[i] > k and goes to k plus the match bytes before sequence i.
+  {
+    const uint8_t* src = lit.data + *lit_pos;
+    uint32_t owner = 0;
+    for (uint32_t pass = 0; pass < literals; pass += kLiteralsStride) {
+      uint8_t v[kLiteralsUnroll];
+      uint32_t dst[kLiteralsUnroll];
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+      for (uint32_t u = 0; u < kLiteralsUnroll; ++u) {
+        const uint32_t k = pass + u * G::kSize + g.rank();
+        dst[u] = ~0u;
+        if (k < literals) {
+          while (b.literals_end[owner] <= k) ++owner;
+          dst[u] = k + (owner > 0 ? b.matches_end[owner - 1] : 0u);
+          v[u] = lit.rle ? lit.rle_byte : src[k];
+        }
+      }
+      if (lit.in_output) g.sync();  // this pass's literals are loaded before any is overwritten
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+      for (uint32_t u = 0; u < kLiteralsUnroll; ++u) {
+        if (dst[u] != ~0u) base[dst[u]] = v[u];
+      }
+    }
+  }
+  g.sync();  // the literals are in place before matches read them
+
+  // 2. Matches: match byte k belongs to the first sequence i with matches_end[i] > k.
+  {
+    uint32_t owner = 0;
+    for (uint32_t pass = 0; pass < matches; pass += kMatchesStride) {
+      uint8_t v[kMatchesUnroll];
+      uint32_t dst[kMatchesUnroll];
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+      for (uint32_t u = 0; u < kMatchesUnroll; ++u) {
+        const uint32_t k = pass + u * G::kSize + g.rank();
+        dst[u] = ~0u;
+        if (k < matches) {
+          while (b.matches_end[owner] <= k) ++owner;
+          const uint32_t t = k - (owner > 0 ? b.matches_end[owner - 1] : 0u);
+          const uint32_t start = b.segment_start[2 * owner + 1];
+          dst[u] = start + t;
+          int64_t q = match_source(start, b.offset[owner], t);
+          uint32_t segment = 2 * owner + 1;
+          // q < the start of `segment`: it lies before the batch, in a
+          // literal segment, or in an earlier match, which repeats a byte
+          // further back still.
+          while (q >= 0) {
+            segment = find_segment(b, segment, static_cast<uint32_t>(q));
+            if ((segment & 1u) == 0) break;
+            const uint32_t m_start = b.segment_start[segment];
+            q = match_source(m_start, b.offset[segment >> 1], static_cast<uint32_t>(q) - m_start);
+          }
+          v[u] = base[q];
+        }
+      }
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+      for (uint32_t u = 0; u < kMatchesUnroll; ++u) {
+        if (dst[u] != ~0u) base[dst[u]] = v[u];
+      }
+    }
+  }
+  *op += literals + matches;
+  *lit_pos += literals;
 }
 
 }  // namespace zarrgpu::zstd

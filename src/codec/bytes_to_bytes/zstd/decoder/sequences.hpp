@@ -123,13 +123,14 @@ struct SequenceDecoder {
     match_length_code(ml.symbol, &ml_base, &ml_bits);
     // Extra bits in stream order: offset, match length, literals length.
     const uint32_t of_code = of.symbol;
-    br.reload();
+    // Offset codes carry at most 31 extra bits, lengths 16 each, states 26 together.
+    br.ensure(of_code);
     *offset_value = (1u << of_code) + static_cast<uint32_t>(br.read(of_code));
-    br.reload();
+    br.ensure(ml_bits + ll_bits);
     *match_length = ml_base + static_cast<uint32_t>(br.read(ml_bits));
     *literals_length = ll_base + static_cast<uint32_t>(br.read(ll_bits));
     if (!last) {
-      br.reload();
+      br.ensure(ll.nb_bits + ml.nb_bits + of.nb_bits);
       // State updates in order: literals lengths, match lengths, offsets.
       state[0] = ll.base + static_cast<uint32_t>(br.read(ll.nb_bits));
       state[2] = ml.base + static_cast<uint32_t>(br.read(ml.nb_bits));

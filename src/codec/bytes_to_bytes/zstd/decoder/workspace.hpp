@@ -9,13 +9,19 @@
 
 namespace zarrgpu::zstd {
 
-struct Sequence {
-  uint32_t literals_length;
-  uint32_t match_length;
-  uint32_t offset;
-};
-
 inline constexpr uint32_t kSequenceBatch = 32;
+
+// A batch of validated sequences laid out for execution by the whole group
+// at once (sequence_execution.hpp). Positions are relative to the output
+// position and the literals position where the batch starts.
+struct SequenceBatch {
+  uint32_t offset[kSequenceBatch];
+  uint32_t literals_end[kSequenceBatch];   // literals of sequences 0..i
+  uint32_t matches_end[kSequenceBatch];    // match bytes of sequences 0..i
+  // Output position of sequence i's literals (2i) and of its match (2i + 1):
+  // non-decreasing, so a position's owner is found by binary search.
+  uint32_t segment_start[2 * kSequenceBatch];
+};
 
 // Which table a slot holds, so that predefined tables are not rebuilt.
 enum class TableKind : uint8_t { none = 0, predefined = 1, built = 2 };
@@ -29,7 +35,7 @@ struct Workspace {
     HuffmanScratch huffman;
     int16_t norm[64];
   } scratch;
-  Sequence batch[kSequenceBatch];
+  SequenceBatch batch;
   uint32_t huffman_log;
   uint32_t fse_log[3];            // indexed by SequenceCode
   TableKind fse_kind[3];
