@@ -20,6 +20,7 @@ format 3: it goes to ``encoding["fill_value"]``), and CF decoding by xarray's ow
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from typing import Any
@@ -203,6 +204,34 @@ class ZarrgpuDataStore(AbstractDataStore):
         self._arrays.clear()
 
 
+def _apply_mask_any_array(data, encoded_fill_values, decoded_fill_value, dtype):
+    """xarray's CF mask (coding.variables._apply_mask) for any array module.
+
+    xarray's own version converts to NumPy, which CuPy refuses; this one keeps
+    the data where it is and computes the same values."""
+    xp = data.__array_namespace__() if hasattr(data, "__array_namespace__") else np
+    data = xp.asarray(data, dtype=dtype).copy()
+    if encoded_fill_values:
+        condition = xp.zeros(data.shape, dtype=bool)
+        for fv in encoded_fill_values:
+            condition |= data == fv
+        data[condition] = decoded_fill_value
+    return data
+
+
+def _device_safe_cf_decoding(lazy: Any) -> None:
+    """Replaces xarray's NumPy-only mask function in the lazy CF-decoding
+    wrappers of a variable whose data lives on the GPU (scale/offset decoding
+    already works on CuPy arrays)."""
+    seen = 0
+    while lazy is not None and seen < 16:
+        func = getattr(lazy, "func", None)
+        if isinstance(func, functools.partial) and getattr(func.func, "__name__", "") == "_apply_mask":
+            lazy.func = functools.partial(_apply_mask_any_array, *func.args, **func.keywords)
+        lazy = getattr(lazy, "array", None)
+        seen += 1
+
+
 def _path(filename_or_obj: Any) -> str | None:
     if isinstance(filename_or_obj, (str, os.PathLike)):
         return os.fspath(filename_or_obj)
@@ -253,7 +282,7 @@ class ZarrgpuBackendEntrypoint(BackendEntrypoint):
         store = ZarrgpuDataStore.open(path, group=group, consolidated=consolidated, device=device,
                                       use_zarr_fill_value_as_mask=use_zarr_fill_value_as_mask)
         with close_on_error(store):
-            return StoreBackendEntrypoint().open_dataset(
+            ds = StoreBackendEntrypoint().open_dataset(
                 store,
                 mask_and_scale=mask_and_scale,
                 decode_times=decode_times,
@@ -263,3 +292,7 @@ class ZarrgpuBackendEntrypoint(BackendEntrypoint):
                 use_cftime=use_cftime,
                 decode_timedelta=decode_timedelta,
             )
+            if device != "cpu":
+                for var in ds.variables.values():
+                    _device_safe_cf_decoding(var._data)
+            return ds

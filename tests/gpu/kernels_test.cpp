@@ -108,7 +108,7 @@ TEST_F(Kernels, PlaceMatchesHostReference) {
 
     DeviceBuffer d_boxes = upload(boxes), d_src = upload(src);
     DeviceBuffer d_out(R * C * es);
-    ZARRGPU_CUDA_CHECK(cudaMemset(d_out.data(), 0x5a, R * C * es));
+    ZARRGPU_CUDA_CHECK(cudaMemsetAsync(d_out.data(), 0x5a, R * C * es, stream().get()));
     PlaceLaunch l{d_boxes.as<PlaceBox>(), static_cast<std::uint32_t>(boxes.size()), tiles, d_src.data(), d_out.data(), es, fill};
     place(l, stream().get());
     stream().synchronize();
@@ -132,7 +132,7 @@ TEST_F(Kernels, PlaceLargeContiguousRunUsesEveryTile) {
   std::vector<std::byte> expect((n + 8) * es, std::byte{0});
   place_reference(boxes, src, expect, es, Vec16{});
   DeviceBuffer d_boxes = upload(boxes), d_src = upload(src), d_out((n + 8) * es);
-  ZARRGPU_CUDA_CHECK(cudaMemset(d_out.data(), 0, (n + 8) * es));
+  ZARRGPU_CUDA_CHECK(cudaMemsetAsync(d_out.data(), 0, (n + 8) * es, stream().get()));
   place(PlaceLaunch{d_boxes.as<PlaceBox>(), 1, tiles, d_src.data(), d_out.data(), es, Vec16{}}, stream().get());
   stream().synchronize();
   EXPECT_EQ(download(d_out, (n + 8) * es), expect);
@@ -143,7 +143,7 @@ TEST_F(Kernels, FillAnyElementSizeAndAlignment) {
     for (std::uint64_t skip : {0u, 1u, 3u}) {
       const std::uint64_t n = 1000 + skip;
       DeviceBuffer d((n + skip + 4) * es);
-      ZARRGPU_CUDA_CHECK(cudaMemset(d.data(), 0, d.size()));
+      ZARRGPU_CUDA_CHECK(cudaMemsetAsync(d.data(), 0, d.size(), stream().get()));
       const Vec16 v{0x1122334455667788ull, 0x99aabbccddeeff00ull};
       fill(d.data() + skip * es, n, es, v, stream().get());
       stream().synchronize();

@@ -141,6 +141,26 @@ def test_cf_encoded_dataset_written_by_xarray(tmp_path, zarr_format):
     np.testing.assert_allclose(mine.t2m.values, t2m, atol=0.006, equal_nan=True)
 
 
+def test_device_safe_mask_computes_what_xarray_does(tmp_path):
+    """The GPU path swaps xarray's NumPy-only CF mask for an array-module-agnostic
+    one; on NumPy data both must give identical values."""
+    from zarrgpu.xarray_backend import _device_safe_cf_decoding
+
+    rng = np.random.default_rng(1)
+    t2m = rng.normal(280, 5, size=(3, 4, 6)).astype(np.float32)
+    t2m[0, 1, 2] = np.nan
+    ds = xr.Dataset({"t2m": (("time", "lat", "lon"), t2m), "n": (("lat", "lon"), rng.integers(0, 9, (4, 6)))})
+    ds["t2m"].encoding.update({"dtype": "int16", "scale_factor": 0.01, "add_offset": 280.0, "_FillValue": -32768})
+    ds["n"].encoding.update({"_FillValue": 3})
+    path = tmp_path / "mask.zarr"
+    ds.to_zarr(path, zarr_format=3, consolidated=True)
+    reference = _open_mine(path).load()
+    swapped = _open_mine(path)
+    for var in swapped.variables.values():
+        _device_safe_cf_decoding(var._data)
+    xr.testing.assert_identical(swapped.load(), reference)
+
+
 def test_groups_and_consolidated_flag(tmp_path):
     ds = xr.Dataset({"a": (("x",), np.arange(4.0))}, coords={"x": np.arange(4)})
     ds.to_zarr(tmp_path / "g.zarr", group="inner", zarr_format=3, consolidated=False)
