@@ -204,12 +204,21 @@ class ZarrgpuDataStore(AbstractDataStore):
         self._arrays.clear()
 
 
+def _array_module(data: Any):
+    """NumPy, CuPy (whose arrays have no __array_namespace__), or the array API namespace."""
+    if type(data).__module__.split(".")[0] == "cupy":
+        import cupy
+
+        return cupy
+    return data.__array_namespace__() if hasattr(data, "__array_namespace__") else np
+
+
 def _apply_mask_any_array(data, encoded_fill_values, decoded_fill_value, dtype):
     """xarray's CF mask (coding.variables._apply_mask) for any array module.
 
     xarray's own version converts to NumPy, which CuPy refuses; this one keeps
     the data where it is and computes the same values."""
-    xp = data.__array_namespace__() if hasattr(data, "__array_namespace__") else np
+    xp = _array_module(data)
     data = xp.asarray(data, dtype=dtype).copy()
     if encoded_fill_values:
         condition = xp.zeros(data.shape, dtype=bool)
