@@ -1,0 +1,70 @@
+// The per-batch choice between the GPU zstd decoder and CPU threads (host code).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "engine/device_read/decoder_choice.hpp"
+#include "zarrgpu/error.hpp"
+
+namespace zarrgpu::engine::device_read {
+namespace {
+
+TEST(DecoderChoice, ParsesTheRequest) {
+  EXPECT_EQ(parse_zstd_request(""), ZstdRequest::auto_);
+  EXPECT_EQ(parse_zstd_request("auto"), ZstdRequest::auto_);
+  EXPECT_EQ(parse_zstd_request("0"), ZstdRequest::cpu);
+  EXPECT_EQ(parse_zstd_request("1"), ZstdRequest::gpu);
+  EXPECT_EQ(parse_zstd_request("yes"), std::nullopt);
+  EXPECT_EQ(parse_zstd_request("2"), std::nullopt);
+}
+
+TEST(DecoderChoice, EnvironmentDefaultsToAutoAndRejectsJunk) {
+  unsetenv("ZARRGPU_GPU_ZSTD");
+  EXPECT_EQ(zstd_request_from_environment(), ZstdRequest::auto_);
+  setenv("ZARRGPU_GPU_ZSTD", "0", 1);
+  EXPECT_EQ(zstd_request_from_environment(), ZstdRequest::cpu);
+  setenv("ZARRGPU_GPU_ZSTD", "on", 1);
+  try {
+    zstd_request_from_environment();
+    ADD_FAILURE() << "ZARRGPU_GPU_ZSTD=on accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("ZARRGPU_GPU_ZSTD"), std::string::npos);
+  }
+  unsetenv("ZARRGPU_GPU_ZSTD");
+}
+
+TEST(DecoderChoice, ThresholdIsTheSmallerOfGpuAndCpuBounds) {
+  EXPECT_EQ(gpu_zstd_frame_threshold(132, 16), 528u);  // H200: 4 x 132 < 40 x 16
+  EXPECT_EQ(gpu_zstd_frame_threshold(132, 2), 80u);    // few CPU threads: the GPU pays off sooner
+  EXPECT_EQ(gpu_zstd_frame_threshold(0, 0), 4u);       // unknown counts clamp to 1, never 0
+}
+
+TEST(DecoderChoice, FewLargeFramesGoToCpuThreads) {
+  // Today's ERA5 batch: ~30 frames of 16.6 MB (512 MiB scratch) on an H200 with 16 cores.
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, 30, 132, 16), ZstdDecoder::cpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, 1, 132, 16), ZstdDecoder::cpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, 527, 132, 16), ZstdDecoder::cpu);
+}
+
+TEST(DecoderChoice, ManyFramesGoToTheGpu) {
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, 528, 132, 16), ZstdDecoder::gpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, 2048, 132, 16), ZstdDecoder::gpu);
+}
+
+TEST(DecoderChoice, OverridesWin) {
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::gpu, true, 1, 132, 16), ZstdDecoder::gpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::cpu, true, 100000, 132, 16), ZstdDecoder::cpu);
+  // Without the GPU decoder in the build, everything decodes on CPU threads.
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::gpu, false, 100000, 132, 16), ZstdDecoder::cpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, false, 100000, 132, 16), ZstdDecoder::cpu);
+}
+
+TEST(DecoderChoice, DescriptionNamesTheRule) {
+  EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find(">= 528 frames"), std::string::npos);
+  EXPECT_NE(describe_zstd_choice(ZstdRequest::cpu, true, 132, 16).find("ZARRGPU_GPU_ZSTD=0"), std::string::npos);
+  EXPECT_NE(describe_zstd_choice(ZstdRequest::gpu, false, 132, 16).find("not built"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace zarrgpu::engine::device_read
