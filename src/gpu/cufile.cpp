@@ -38,6 +38,11 @@ struct CuFile::Api {
   ssize_t (*read)(void* fh, void* buf, std::size_t size, off_t file_offset, off_t buf_offset);
 };
 
+bool CuFile::nvidia_fs_present() noexcept {
+  std::error_code ec;
+  return std::filesystem::exists("/proc/driver/nvidia-fs", ec);
+}
+
 CuFile& CuFile::instance() {
   static CuFile lib;
   return lib;
@@ -70,8 +75,7 @@ CuFile::CuFile() {
     return;
   }
   open_ = true;
-  std::error_code ec;
-  true_gds_ = std::filesystem::exists("/proc/driver/nvidia-fs", ec);
+  true_gds_ = nvidia_fs_present();
   why_ = true_gds_ ? "nvidia-fs loaded: GPUDirect Storage" : "no nvidia-fs driver: cuFile compatibility mode";
 }
 

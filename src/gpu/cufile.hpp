@@ -23,6 +23,10 @@ class CuFile {
   // (why() says which).
   static CuFile& instance();
 
+  // Whether the nvidia-fs kernel driver is loaded (true GDS possible), without
+  // loading or opening cuFile.
+  static bool nvidia_fs_present() noexcept;
+
   bool available() const noexcept { return open_; }
   // True GPUDirect Storage (nvidia-fs present); false: compatibility mode.
   bool true_gds() const noexcept { return true_gds_; }

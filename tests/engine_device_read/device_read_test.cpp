@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <random>
 
@@ -58,6 +59,9 @@ class DeviceRead : public ::testing::Test {
   void SetUp() override {
     if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
     if (corpus_arrays().empty()) GTEST_SKIP() << "no corpus at " << corpus_dir();
+    // The corpus' batches are small: under auto they would all decode zstd on
+    // CPU threads, so the GPU decoder is forced unless a test says otherwise.
+    setenv("ZARRGPU_GPU_ZSTD", "1", 1);
   }
   void TearDown() override {
     unsetenv("ZARRGPU_GPU_ZSTD");
@@ -65,7 +69,7 @@ class DeviceRead : public ::testing::Test {
     unsetenv("ZARRGPU_SCRATCH_BYTES");
   }
 
-  void expect_corpus() {
+  void expect_corpus(const std::function<void(const DeviceReadStats&)>& check_stats = {}) {
     for (const CorpusArray& c : corpus_arrays()) {
       SCOPED_TRACE(c.name);
       const Array a = Array::open(open_local_store((corpus_dir() / c.store).string()), c.path);
@@ -73,15 +77,45 @@ class DeviceRead : public ::testing::Test {
       const auto gpu = read_on_device(a, Selection(), cpu.size());
       ASSERT_EQ(test::sha256_hex(gpu), c.sha256) << last_device_read_stats().io_path;
       EXPECT_EQ(test::sha256_hex(cpu.span()), c.sha256);
+      const DeviceReadStats s = last_device_read_stats();
+      // Every present chunk of a zstd chain is counted once, on one decoder.
+      if (!s.zstd_decoder.empty()) EXPECT_EQ(s.zstd_gpu_chunks + s.zstd_cpu_chunks, s.chunks - s.missing_chunks);
+      else EXPECT_EQ(s.zstd_gpu_chunks + s.zstd_cpu_chunks, 0u);
+      if (check_stats) check_stats(s);
     }
   }
 };
 
-TEST_F(DeviceRead, CorpusMatchesExpectedDigests) { expect_corpus(); }
+TEST_F(DeviceRead, CorpusMatchesExpectedDigests) {
+  std::uint64_t on_gpu = 0;
+  expect_corpus([&](const DeviceReadStats& s) { on_gpu += s.zstd_gpu_chunks; });
+  EXPECT_GT(on_gpu, 0u) << "ZARRGPU_GPU_ZSTD=1 decoded no zstd chunk on the GPU";
+}
 
 TEST_F(DeviceRead, CorpusWithCpuZstd) {
   setenv("ZARRGPU_GPU_ZSTD", "0", 1);
-  expect_corpus();
+  expect_corpus([](const DeviceReadStats& s) { EXPECT_EQ(s.zstd_gpu_chunks, 0u); });
+}
+
+TEST_F(DeviceRead, CorpusWithAutomaticZstdChoice) {
+  setenv("ZARRGPU_GPU_ZSTD", "auto", 1);
+  expect_corpus([](const DeviceReadStats& s) {
+    if (!s.zstd_decoder.empty()) EXPECT_NE(s.zstd_decoder.find("auto"), std::string::npos) << s.zstd_decoder;
+  });
+}
+
+TEST_F(DeviceRead, UnknownZstdChoiceIsAnError) {
+  setenv("ZARRGPU_GPU_ZSTD", "sometimes", 1);
+  const CorpusArray c = corpus_arrays().front();
+  const Array a = Array::open(open_local_store((corpus_dir() / c.store).string()), c.path);
+  const Bytes cpu = a.read();
+  gpu::DeviceBuffer d(std::max<std::size_t>(cpu.size(), 16));
+  try {
+    a.read(Selection(), d.data(), cpu.size(), Device::cuda(0));
+    if (cpu.size() != 0) ADD_FAILURE() << "ZARRGPU_GPU_ZSTD=sometimes accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+  }
 }
 
 TEST_F(DeviceRead, CorpusThroughTinyBatches) {

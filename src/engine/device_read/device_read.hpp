@@ -31,6 +31,10 @@ struct DeviceReadStats {
   std::uint64_t missing_chunks = 0;   // filled with the fill value
   std::uint64_t gpu_decoded_chunks = 0;  // decoded on the GPU (zstd or no compressor)
   std::uint64_t cpu_decoded_chunks = 0;  // bytes->bytes (or all) codecs on CPU threads
+  // zstd chains: chunks whose zstd frames ran on the GPU decoder / on CPU
+  // threads, chosen per batch (decoder_choice.hpp; ZARRGPU_GPU_ZSTD=0|1|auto).
+  std::uint64_t zstd_gpu_chunks = 0;
+  std::uint64_t zstd_cpu_chunks = 0;
   std::uint64_t batches = 0;
   std::uint64_t bytes_read = 0;       // stored bytes fetched (including coalescing gaps)
   std::uint64_t bytes_decoded = 0;    // decoded chunk bytes
@@ -44,6 +48,7 @@ struct DeviceReadStats {
   double seconds_place = 0;           // GPU time of placement and fill
   std::string io_path;                // "posix", "gds" or "gds-compat"
   std::string io_detail;              // why (KvikIO-style: say which mode ran)
+  std::string zstd_decoder;           // the zstd rule in force (empty: no zstd in the chain)
 };
 
 // `out` is device memory of `device` (or managed memory), aligned to the

@@ -1,8 +1,5 @@
 #include "engine/device_read/gpu_zstd.hpp"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "gpu/cuda_check.hpp"
 #include "zarrgpu/error.hpp"
 
@@ -17,11 +14,7 @@ namespace zarrgpu::engine::device_read {
 namespace zgpu = zarrgpu::zstd::gpu;
 static_assert(sizeof(zgpu::Status) == sizeof(std::uint32_t));
 
-bool GpuZstd::available() {
-  const char* v = std::getenv("ZARRGPU_GPU_ZSTD");
-  if (v && std::strcmp(v, "0") == 0) return false;
-  return true;
-}
+bool GpuZstd::available() { return true; }
 
 std::size_t GpuZstd::temp_bytes(std::size_t chunks, std::size_t max_decoded_bytes) {
   std::size_t t = 0;

@@ -1,7 +1,7 @@
 // The seam to the batched GPU zstd decoder (src/codec/bytes_to_bytes/zstd/gpu).
 // When that decoder is not in the tree, available() is false and zstd chains
-// decode on CPU threads (DeviceChain::Mode::cpu_bytes). ZARRGPU_GPU_ZSTD=0
-// forces the CPU path (for comparisons).
+// decode on CPU threads (DeviceChain::Mode::cpu_bytes). Whether a batch uses
+// it is decided per batch (decoder_choice.hpp, ZARRGPU_GPU_ZSTD=0|1|auto).
 #pragma once
 
 #include <cstddef>

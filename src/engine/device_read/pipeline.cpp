@@ -3,11 +3,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <mutex>
 
 #include "engine/device_read/batch.hpp"
+#include "engine/device_read/decoder_choice.hpp"
 #include "engine/device_read/device_chain.hpp"
 #include "engine/device_read/gpu_zstd.hpp"
 #include "engine/device_read/item_source.hpp"
@@ -45,9 +47,21 @@ class Reader {
       : array_(array), plan_(plan), out_(out), options_(options), stats_(stats),
         config_(gpu::StagingConfig::from_environment()),
         source_(*array.store(), array.metadata(), array.path(), plan),
-        chain_(classify_chain(source_.chain(source_.sharded() ? 1 : 0), GpuZstd::available())),
         codec_chain_(source_.chain(source_.sharded() ? 1 : 0)),
+        request_(zstd_request_from_environment()),
+        gpu_chain_(classify_chain(codec_chain_, GpuZstd::available() && request_ != ZstdRequest::cpu)),
+        cpu_chain_(classify_chain(codec_chain_, false)),
+        chain_(gpu_chain_),
         lease_(device, config_) {
+    // Per batch, zstd frames decode on the GPU or on CPU threads (decoder_choice.hpp).
+    switchable_ = gpu_chain_.mode == Mode::gpu && gpu_chain_.zstd && request_ == ZstdRequest::auto_;
+    for (const auto& c : codec_chain_.bytes_to_bytes())
+      if (c->name() == "zstd" || c->name() == "numcodecs.zstd") has_zstd_ = true;
+    int sms = 0;
+    ZARRGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    sm_count_ = static_cast<unsigned>(sms);
+    cpu_threads_ = ThreadPool::shared().size() + 1;  // the calling thread works too
+    if (has_zstd_) stats_.zstd_decoder = describe_zstd_choice(request_, GpuZstd::available(), sm_count_, cpu_threads_);
     fill_ = {};
     std::memcpy(&fill_, array.metadata().fill_value.bytes.data(), sizeof(fill_));
     choose_io_path();
@@ -63,7 +77,6 @@ class Reader {
     std::deque<ReadItem> pending;
     bool more = true;
     std::size_t k = 0;
-    const BatchLimits limits{config_.slot_bytes, config_.scratch_bytes, io_ != gpu::IoPath::posix};
     for (;;) {
       // Keep about two batches of items planned ahead, no more: memory stays
       // bounded whatever the number of chunks.
@@ -80,20 +93,42 @@ class Reader {
           pending.size() < kMaxBatchItems) {
         continue;  // top up before cutting a batch
       }
-      std::vector<ReadItem> batch = take_batch(pending, chain_, limits);
-      run_batch(k++, batch);
+      run_batch(k++, cut_batch(pending));
     }
     for (std::size_t s = 0; s < lease_->slots.size(); ++s) retire(*lease_->slots[s]);
     for (auto& s : lease_->slots) s->placed.wait_on(caller);
   }
 
  private:
+  // The next batch, cut for the GPU decoder; when the rule gives its frames
+  // to CPU threads, cut again for them (the pinned slot then holds decoded
+  // chunks too, so a CPU batch may be shorter). Sets chain_ for the batch.
+  std::vector<ReadItem> cut_batch(std::deque<ReadItem>& pending) {
+    chain_ = gpu_chain_;
+    std::vector<ReadItem> batch = take_batch(pending, chain_, limits());
+    if (!switchable_) return batch;
+    const auto frames = static_cast<std::size_t>(
+        std::count_if(batch.begin(), batch.end(), [](const ReadItem& it) { return !it.missing; }));
+    if (choose_zstd_decoder(request_, true, frames, sm_count_, cpu_threads_) == ZstdDecoder::gpu) return batch;
+    for (auto it = batch.rbegin(); it != batch.rend(); ++it) pending.push_front(std::move(*it));
+    chain_ = cpu_chain_;
+    return take_batch(pending, chain_, limits());
+  }
+
+  // GPU items of a GPU-mode batch may be read by cuFile; CPU batches use the ring.
+  bool gds_batch() const { return io_ != gpu::IoPath::posix && chain_.mode == Mode::gpu; }
+  BatchLimits limits() const { return {config_.slot_bytes, config_.scratch_bytes, gds_batch()}; }
+
   void choose_io_path() {
     const gpu::IoRequest request = gpu::io_request_from_environment();
     const auto root = local_root(*array_.store());
     bool cufile_ok = false, true_gds = false;
     std::string why = "posix pread into the pinned ring";
-    if (request != gpu::IoRequest::posix && root && chain_.mode == Mode::gpu) {
+    if (request == gpu::IoRequest::auto_ && root && chain_.mode == Mode::gpu && !gpu::CuFile::nvidia_fs_present()) {
+      // auto takes posix unless true GDS is there: do not even open cuFile
+      // (its driver state and bounce buffers would live until exit for nothing).
+      why = "posix pread into the pinned ring (no nvidia-fs driver: cuFile would only run in compatibility mode)";
+    } else if (request != gpu::IoRequest::posix && root && chain_.mode == Mode::gpu) {
       gpu::CuFile& lib = gpu::CuFile::instance();
       cufile_ok = lib.available();
       true_gds = lib.true_gds();
@@ -105,6 +140,7 @@ class Reader {
     if (io_ == gpu::IoPath::posix && request == gpu::IoRequest::auto_ && cufile_ok)
       why += "; posix is faster than cuFile compatibility mode";
     if (io_ != gpu::IoPath::posix) root_ = *root;
+    if (io_ != gpu::IoPath::posix && switchable_) why += "; batches whose zstd decodes on CPU threads read through posix";
     stats_.io_path = gpu::to_string(io_);
     stats_.io_detail = why;
   }
@@ -142,7 +178,7 @@ class Reader {
     PipelineResources& r = *lease_;
     SlotResources& slot = *r.slots[k % r.slots.size()];
     retire(slot);
-    const BatchLayout L = lay_out(items, chain_, io_ != gpu::IoPath::posix);
+    const BatchLayout L = lay_out(items, chain_, gds_batch());
     std::byte* pinned = r.ring.acquire(k, L.pinned_bytes).data();
     slot.device.reserve(L.device_bytes);
     std::byte* dev = slot.device.data();
@@ -159,6 +195,7 @@ class Reader {
       else {
         stats_.bytes_decoded += chain_.decoded_bytes;
         ++(chain_.mode == Mode::gpu ? stats_.gpu_decoded_chunks : stats_.cpu_decoded_chunks);
+        if (has_zstd_) ++(chain_.mode == Mode::gpu && chain_.zstd ? stats_.zstd_gpu_chunks : stats_.zstd_cpu_chunks);
       }
     }
   }
@@ -372,8 +409,14 @@ class Reader {
   DeviceReadStats& stats_;
   gpu::StagingConfig config_;
   ItemSource source_;
-  DeviceChain chain_;
   const codec::CodecChain& codec_chain_;
+  ZstdRequest request_;
+  const DeviceChain gpu_chain_;  // zstd on the GPU where the chain allows it
+  const DeviceChain cpu_chain_;  // bytes->bytes codecs on CPU threads
+  DeviceChain chain_;            // the current batch's: one of the two
+  bool switchable_ = false;      // the two differ and the rule picks per batch
+  bool has_zstd_ = false;
+  unsigned sm_count_ = 0, cpu_threads_ = 0;
   ResourceLease lease_;
   gpu::Vec16 fill_;
   gpu::IoPath io_ = gpu::IoPath::posix;

@@ -1,5 +1,6 @@
 #include "engine/device_read/pipeline_resources.hpp"
 
+#include <cstdlib>
 #include <mutex>
 
 #include "engine/device_read/device_read.hpp"
@@ -8,9 +9,21 @@ namespace zarrgpu::engine::device_read {
 namespace {
 
 std::mutex g_mutex;
+// Heap-held and never destroyed by a static destructor: those run in no
+// order we control against the CUDA runtime's own teardown, and freeing after
+// it fails (compute-sanitizer: cuMemFree errors, the pooled sets reported as
+// leaks). Instead the pool is emptied by an atexit handler registered on the
+// first lease, which comes after the read's first CUDA runtime call; atexit
+// handlers run in reverse order of registration, so ours runs while the
+// context is still alive.
 std::vector<std::unique_ptr<PipelineResources>>& pool() {
-  static auto* p = new std::vector<std::unique_ptr<PipelineResources>>();  // never destroyed: outlives CUDA teardown order issues
+  static auto* p = new std::vector<std::unique_ptr<PipelineResources>>();
   return *p;
+}
+
+void release_at_exit() {
+  static std::once_flag once;
+  std::call_once(once, [] { std::atexit([] { release_pooled_resources(); }); });
 }
 
 bool same(const gpu::StagingConfig& a, const gpu::StagingConfig& b) {
@@ -24,6 +37,7 @@ PipelineResources::PipelineResources(int d, const gpu::StagingConfig& c) : devic
 }
 
 ResourceLease::ResourceLease(int device, const gpu::StagingConfig& config) {
+  release_at_exit();
   {
     std::lock_guard lock(g_mutex);
     auto& p = pool();

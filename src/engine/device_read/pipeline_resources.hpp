@@ -1,6 +1,8 @@
 // The buffers, streams and events of one device read, kept in a process-wide
 // pool between reads (pinning hundreds of MiB costs more than a small read).
-// A read leases one set; concurrent reads get separate sets.
+// A read leases one set; concurrent reads get separate sets. The pool is
+// freed by release_pooled_resources (release_device_read_buffers), and at
+// exit, before the CUDA runtime tears its context down.
 #pragma once
 
 #include <cstddef>
