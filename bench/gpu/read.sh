@@ -3,19 +3,20 @@
 # tests, compute-sanitizer memcheck + leak check on the device-read test, then
 # the read benchmark. Everything lands in $OUT (or bench/results).
 #
-#   bench/gpu/read.sh [--gb 8] [--skip-build] [--skip-tests] [--skip-sanitizer] [--peers tensorstore,zarr-gpu,zarr-gds]
+#   bench/gpu/read.sh [--gb 8] [--budget 420] [--skip-build] [--skip-tests] [--skip-sanitizer] [--peers tensorstore,zarr-gpu,zarr-gds]
 #
-# Budget (~9 min): build ~3 min with 16 cores (less when build/ is warm),
-# tests ~1 min, sanitizer ~1 min (tiny batches, a subset of the corpus), the
-# 8 GB ERA5-like store ~30-60 s to generate (kept under /tmp between calls of
-# a warm machine), benchmarks ~3 min; peers past the budget are skipped with
-# a note. Lower --gb when the machine is cold and time is short.
+# Budget: --budget seconds (default 420) from the start of this script for
+# the sanitizer runs and the benchmark (build and tests come on top when not
+# skipped). Sanitizers ~1-2 min; the benchmark gets what is left: three 8 GB
+# ERA5-like stores (zstd, sharded, raw; ~30-60 s each to generate, kept under
+# /tmp on a warm machine), every variant and peer once, then pairs capped in
+# time, then cold runs; a short budget cuts repeats, never a variant.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 out=${OUT:-$root/bench/results}
 mkdir -p "$out"
-gb=8; build=1; tests=1; sanitizer=1; peers="tensorstore,zarr-gpu,zarr-gds"
+gb=8; build=1; tests=1; sanitizer=1; peers="tensorstore,zarr-gpu,zarr-gds"; budget=420
 while [ $# -gt 0 ]; do
   case $1 in
     --gb) gb=$2; shift ;;
@@ -23,6 +24,7 @@ while [ $# -gt 0 ]; do
     --skip-tests) tests=0 ;;
     --skip-sanitizer) sanitizer=0 ;;
     --peers) peers=$2; shift ;;
+    --budget) budget=$2; shift ;;
     *) echo "unknown option $1"; exit 2 ;;
   esac
   shift
@@ -63,7 +65,8 @@ if [ $sanitizer = 1 ] && command -v compute-sanitizer > /dev/null; then
     --error-exitcode 99 "$dr_test" --gtest_filter='DeviceRead.CorpusMatchesExpectedDigests:DeviceRead.CorruptChunkIsAnError' \
     > "$out/read_memcheck.log" 2>&1
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|PASSED|FAILED" "$out/read_memcheck.log" | head
-  timeout 120 compute-sanitizer --tool memcheck --error-exitcode 99 "$gpu_test" --gtest_filter='Kernels.*' \
+  # The out-of-memory test provokes API errors on purpose; without it "0 errors" means something.
+  timeout 120 compute-sanitizer --tool memcheck --error-exitcode 99 "$gpu_test" --gtest_filter='Kernels.*:-Kernels.OutOfMemory*' \
     > "$out/kernels_memcheck.log" 2>&1
   echo "kernels memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/kernels_memcheck.log" | head
   timeout 120 compute-sanitizer --tool racecheck --error-exitcode 99 "$gpu_test" --gtest_filter='Kernels.Delta*:Kernels.Place*' \
@@ -72,7 +75,8 @@ if [ $sanitizer = 1 ] && command -v compute-sanitizer > /dev/null; then
 fi
 
 echo "== benchmark ($(elapsed))"
-left=$(( 540 - $(date +%s) + t0 ))
+left=$(( budget - $(date +%s) + t0 ))
+# Logs as *.log (run.sh packs them into logs.tgz); results: gpu_read.{json,md,png} only.
 python3 bench/gpu_read/run_gpu_read.py --bin build --gb "$gb" --data /tmp/zarrgpu_bench --out "$out" \
-  --peers "$peers" --budget $(( left > 120 ? left - 90 : 30 )) 2>&1 | tee "$out/gpu_read.log" | tail -40
+  --peers "$peers" --budget $(( left > 150 ? left - 20 : 130 )) 2>&1 | tee "$out/gpu_read.log" | tail -40
 echo "== done ($(elapsed))"

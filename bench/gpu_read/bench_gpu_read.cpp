@@ -1,11 +1,12 @@
 // Reads of an ERA5-like array straight into GPU memory, and the limits they
 // are measured against.
 //
-//   bench_gpu_read STORE [--array data] [--mode full|pairs] [--pairs 100] [--repeat R] [--seed S]
+//   bench_gpu_read STORE [--array data] [--mode full|pairs] [--pairs 100] [--max-seconds S] [--repeat R] [--seed S]
 //   bench_gpu_read STORE --limits [--threads N]
 //
 // full: the whole array into one device buffer, R times. pairs: --pairs random
-// pairs of consecutive time steps (data[t:t+2]), each into a device buffer.
+// pairs of consecutive time steps (data[t:t+2]), each into a device buffer;
+// --max-seconds stops a repeat's pairs early (the JSON says how many ran).
 // Prints one JSON object: decoded GB/s landed on the GPU (median of R) and
 // zarrgpu's breakdown of the last run (last_device_read_stats).
 // --limits: pinned host->device copies, parallel pread of the chunk files
@@ -47,6 +48,7 @@ double median(std::vector<double> v) {
 struct Options {
   std::string store, array = "data", mode = "full";
   int pairs = 100, repeat = 3;
+  double max_seconds = 0;  // pairs: 0 = no cap
   unsigned threads = 16;
   std::uint64_t seed = 1;
   bool limits = false;
@@ -64,6 +66,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--mode") o.mode = next();
     else if (a == "--pairs") o.pairs = std::stoi(next());
     else if (a == "--repeat") o.repeat = std::stoi(next());
+    else if (a == "--max-seconds") o.max_seconds = std::stod(next());
     else if (a == "--threads") o.threads = std::stoul(next());
     else if (a == "--seed") o.seed = std::stoull(next());
     else if (a == "--limits") o.limits = true;
@@ -76,12 +79,14 @@ Options parse(int argc, char** argv) {
 
 void print_stats(const engine::DeviceReadStats& s) {
   std::printf(
-      "\"stats\": {\"chunks\": %llu, \"missing\": %llu, \"gpu_decoded\": %llu, \"cpu_decoded\": %llu, \"batches\": %llu, "
+      "\"stats\": {\"chunks\": %llu, \"missing\": %llu, \"gpu_decoded\": %llu, \"cpu_decoded\": %llu, "
+      "\"zstd_gpu_chunks\": %llu, \"zstd_cpu_chunks\": %llu, \"zstd_decoder\": \"%s\", \"batches\": %llu, "
       "\"bytes_read\": %llu, \"bytes_decoded\": %llu, \"seconds_total\": %.6f, \"seconds_io\": %.6f, "
       "\"read_thread_seconds\": %.6f, \"cpu_decode_thread_seconds\": %.6f, \"seconds_h2d\": %.6f, "
       "\"seconds_gpu_decode\": %.6f, \"seconds_place\": %.6f, \"io_path\": \"%s\", \"io_detail\": \"%s\"}",
       (unsigned long long)s.chunks, (unsigned long long)s.missing_chunks, (unsigned long long)s.gpu_decoded_chunks,
-      (unsigned long long)s.cpu_decoded_chunks, (unsigned long long)s.batches, (unsigned long long)s.bytes_read,
+      (unsigned long long)s.cpu_decoded_chunks, (unsigned long long)s.zstd_gpu_chunks,
+      (unsigned long long)s.zstd_cpu_chunks, s.zstd_decoder.c_str(), (unsigned long long)s.batches, (unsigned long long)s.bytes_read,
       (unsigned long long)s.bytes_decoded, s.seconds_total, s.seconds_io, s.seconds_read_threads,
       s.seconds_cpu_decode_threads, s.seconds_h2d, s.seconds_gpu_decode, s.seconds_place, s.io_path.c_str(),
       s.io_detail.c_str());
@@ -95,6 +100,7 @@ int run_reads(const Options& o) {
   for (std::size_t d = 1; d < shape.size(); ++d) step_elems *= shape[d];
   std::vector<double> gbps;
   std::uint64_t bytes = 0;
+  int pairs_done = 0;
   if (o.mode == "full") {
     bytes = a.metadata().num_elements() * es;
     gpu::DeviceBuffer out(bytes);
@@ -110,19 +116,22 @@ int run_reads(const Options& o) {
     std::mt19937_64 rng(o.seed);
     for (int r = 0; r < o.repeat; ++r) {
       const auto t0 = Clock::now();
-      for (int p = 0; p < o.pairs; ++p) {
+      int p = 0;
+      while (p < o.pairs && (o.max_seconds <= 0 || since(t0) < o.max_seconds)) {
         const auto t = static_cast<std::int64_t>(rng() % (shape[0] - 1));
         a.read(Selection({DimSelection::slice(t, t + 2)}), out.data(), pair_bytes, Device::cuda(0));
+        ++p;
       }
       ZARRGPU_CUDA_CHECK(cudaDeviceSynchronize());
-      gbps.push_back(static_cast<double>(pair_bytes) * o.pairs / since(t0) / 1e9);
+      gbps.push_back(static_cast<double>(pair_bytes) * p / since(t0) / 1e9);
+      pairs_done = p;
     }
-    bytes = pair_bytes * o.pairs;
+    bytes = pair_bytes * static_cast<std::uint64_t>(pairs_done);
   }
   std::printf("{\"mode\": \"%s\", \"bytes\": %llu, \"repeat\": %d, \"zarrgpu_gbps\": %.4f, \"all_gbps\": [", o.mode.c_str(),
               (unsigned long long)bytes, o.repeat, median(gbps));
   for (std::size_t i = 0; i < gbps.size(); ++i) std::printf("%s%.4f", i ? ", " : "", gbps[i]);
-  std::printf("], ");
+  std::printf("], \"pairs_done\": %d, ", pairs_done);
   print_stats(engine::last_device_read_stats());
   std::printf("}\n");
   return 0;

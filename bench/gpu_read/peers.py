@@ -30,6 +30,20 @@ def timed(fn, repeat):
     return median(out)
 
 
+DONE = {"selections": 0}
+
+
+def capped(sels, max_seconds):
+    """The selections, stopping once max_seconds have passed (0: no cap); counts how many ran."""
+    t0 = time.perf_counter()
+    DONE["selections"] = 0
+    for s in sels:
+        if max_seconds and DONE["selections"] and time.perf_counter() - t0 > max_seconds:
+            return
+        DONE["selections"] += 1
+        yield s
+
+
 def selections(shape, mode, pairs, seed=1):
     if mode == "full":
         return [slice(None)]
@@ -45,12 +59,12 @@ def tensorstore_peer(a):
 
     def run():
         n = 0
-        for s in sels:
+        for s in capped(sels, a.max_seconds):
             g = cupy.asarray(arr[s].read().result())
             n += g.nbytes
         cupy.cuda.Device().synchronize()
         return n
-    return {"gbps": timed(run, a.repeat)}
+    return {"gbps": timed(run, a.repeat), "selections_done": DONE["selections"]}
 
 
 def zarr_peer(a, gds):
@@ -67,12 +81,13 @@ def zarr_peer(a, gds):
 
         def run():
             n = 0
-            for s in sels:
+            for s in capped(sels, a.max_seconds):
                 g = arr[s]
                 n += g.nbytes
             cupy.cuda.Device().synchronize()
             return n
-        return {"gbps": timed(run, a.repeat), "type": type(arr[0:1]).__module__}
+        return {"gbps": timed(run, a.repeat), "type": type(arr[0:1]).__module__,
+                "selections_done": DONE["selections"]}
 
 
 def cold_disk(a):
@@ -96,6 +111,7 @@ def main():
     p.add_argument("mode", nargs="?", default="full")
     p.add_argument("--pairs", type=int, default=100)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--max-seconds", type=float, default=0, help="per repeat; stop selections past it (0: no cap)")
     a = p.parse_args()
     try:
         if a.peer == "tensorstore":
