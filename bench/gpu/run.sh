@@ -46,7 +46,7 @@ for s in "${stages[@]}"; do
       PYTHONPATH=/tmp/zpkg:${PYTHONPATH:-} ZARRGPU_BIN=$root/build/tools/zarrgpu/zarrgpu \
         timeout 400 python3 -m pytest -q -p no:cacheprovider tests/python > "$out/pytest.log" 2>&1
       echo "pytest exit $?"; grep -E "passed|failed|FAILED|Error" "$out/pytest.log" | tail -25 ;;
-    read)   echo "== device read ($(elapsed))"; bash bench/gpu/read.sh --skip-build --skip-tests --gb "$gb" ;;
+    read)   echo "== device read ($(elapsed))"; bash bench/gpu/read.sh --skip-build --skip-tests --gb "$gb" ${ZARRGPU_READ_BUDGET:+--budget $ZARRGPU_READ_BUDGET} ;;
     cpu)    echo "== host read ($(elapsed))"; python3 bench/cpu_read/run_cpu_read.py --bin build --gb "$gb" --out "$out" ;;
     zstd)   echo "== zstd ($(elapsed))"; bash bench/gpu/zstd.sh ;;
     *)      echo "unknown stage $s" ;;
