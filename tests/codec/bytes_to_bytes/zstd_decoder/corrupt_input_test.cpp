@@ -12,6 +12,7 @@
 #include <string>
 
 #include "codec/bytes_to_bytes/zstd/decoder/decode_frames.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/decode_frames_block_parallel.hpp"
 #include "frame_corpus.hpp"
 
 namespace zarrgpu::zstd::testing {
@@ -33,6 +34,21 @@ Status guarded_decode(const Bytes& src, size_t capacity, Bytes* out = nullptr, s
   }
   if (st == Status::ok) {
     EXPECT_LE(n, capacity);
+  }
+  // The block-parallel decoder (phases A-D) must agree exactly: status, size, bytes, guard.
+  Bytes bp(capacity + kGuard, kGuardByte);
+  size_t bp_n = 0;
+  const Status bp_st = decode_frames_block_parallel(src.data(), src.size(), bp.data(), capacity, &bp_n);
+  for (size_t i = capacity; i < bp.size(); ++i) {
+    if (bp[i] != kGuardByte) {
+      ADD_FAILURE() << "block-parallel: write past capacity at +" << (i - capacity) << " status " << status_name(bp_st);
+      break;
+    }
+  }
+  if (bp_st != st) {
+    ADD_FAILURE() << "block-parallel status " << status_name(bp_st) << ", serial " << status_name(st);
+  } else if (st == Status::ok && (bp_n != n || !std::equal(dst.begin(), dst.begin() + n, bp.begin()))) {
+    ADD_FAILURE() << "block-parallel decoded other bytes (" << bp_n << " vs " << n << ")";
   }
   if (out) {
     dst.resize(st == Status::ok ? n : 0);
@@ -286,6 +302,7 @@ TEST(ZstdCorruptInput, HeaderFields) {
   {
     size_t n = 0;
     EXPECT_EQ(decode_frames(nullptr, 10, nullptr, 0, &n), Status::invalid_argument);
+    EXPECT_EQ(decode_frames_block_parallel(nullptr, 10, nullptr, 0, &n), Status::invalid_argument);
   }
 }
 

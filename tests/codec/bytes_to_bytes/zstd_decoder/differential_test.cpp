@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "codec/bytes_to_bytes/zstd/decoder/decode_frames.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/decode_frames_block_parallel.hpp"
 #include "frame_census.hpp"
 #include "frame_corpus.hpp"
 
@@ -40,6 +41,18 @@ void expect_round_trip(const Bytes& frame, const Bytes& original, const std::str
     ASSERT_TRUE(std::equal(original.begin(), original.end(), out.begin())) << what;
     for (size_t i = original.size() + slack; i < out.size(); ++i) {
       ASSERT_EQ(out[i], 0xA5) << "write past capacity " << what;
+    }
+    // The block-parallel decoder (phases A-D), which must not fall back to the serial one on valid frames.
+    Bytes bp(original.size() + slack + 16, 0xA5);
+    BlockParallelStats stats;
+    const Status bp_st =
+        decode_frames_block_parallel(frame.data(), frame.size(), bp.data(), original.size() + slack, &n, {}, &stats);
+    ASSERT_EQ(bp_st, Status::ok) << "block-parallel " << status_name(bp_st) << " " << what << " slack=" << slack;
+    ASSERT_FALSE(stats.fell_back) << what;
+    ASSERT_EQ(n, original.size()) << what;
+    ASSERT_TRUE(std::equal(original.begin(), original.end(), bp.begin())) << "block-parallel " << what;
+    for (size_t i = original.size() + slack; i < bp.size(); ++i) {
+      ASSERT_EQ(bp[i], 0xA5) << "block-parallel write past capacity " << what;
     }
   }
 }

@@ -71,6 +71,35 @@ struct Literals {
   bool in_output;         // Huffman literals decoded into the output buffer's tail
 };
 
+// Decodes the Huffman streams of a literals section (§3.1.1.3.1.6) with the
+// table in ws: `p` points past the tree description (or at the streams of
+// treeless literals), `remaining` bytes of streams; h.regenerated_size bytes
+// go to dst.
+template <class G>
+ZARRGPU_HD Status decode_huffman_literals(G g, Workspace& ws, const LiteralsHeader& h, const uint8_t* p,
+                                          size_t remaining, uint8_t* dst) {
+  const uint32_t log = ws.huffman_log;
+  bool ok = true;
+  if (h.streams == 1) {
+    if (g.rank() == 0) ok = decode_huffman_stream(ws.huffman, log, p, remaining, dst, h.regenerated_size);
+  } else {
+    // §3.1.1.3.1.6 Jump_Table: sizes of streams 1-3; stream 4 takes the rest.
+    if (remaining < 6) return Status::corrupt_literals;
+    const size_t s1 = load_le16(p), s2 = load_le16(p + 2), s3 = load_le16(p + 4);
+    if (s1 + s2 + s3 > remaining - 6) return Status::corrupt_literals;
+    const size_t s4 = remaining - 6 - s1 - s2 - s3;
+    const size_t segment = (static_cast<size_t>(h.regenerated_size) + 3) / 4;
+    if (3 * segment > h.regenerated_size) return Status::corrupt_literals;
+    for (uint32_t s = g.rank(); s < 4; s += G::kSize) {
+      const size_t offset = 6 + (s > 0 ? s1 : 0) + (s > 1 ? s2 : 0) + (s > 2 ? s3 : 0);
+      const size_t len = s == 0 ? s1 : s == 1 ? s2 : s == 2 ? s3 : s4;
+      const size_t count = s < 3 ? segment : h.regenerated_size - 3 * segment;
+      ok = decode_huffman_stream(ws.huffman, log, p + offset, len, dst + s * segment, count) && ok;
+    }
+  }
+  return g.any(!ok) ? Status::corrupt_literals : Status::ok;
+}
+
 // Decodes the literals section at the start of a compressed block. Huffman
 // literals are written to [room_end - regenerated_size, room_end): the tail of
 // the room the block may fill, which sequence execution never overtakes
@@ -122,27 +151,9 @@ ZARRGPU_HD Status decode_literals(G g, Workspace& ws, const uint8_t* src, size_t
   } else if (!ws.huffman_valid) {
     return Status::corrupt_huffman_table;  // treeless literals need an earlier table in this frame
   }
-  const uint32_t log = ws.huffman_log;
   uint8_t* dst = room_end - h.regenerated_size;
-  bool ok = true;
-  if (h.streams == 1) {
-    if (g.rank() == 0) ok = decode_huffman_stream(ws.huffman, log, p, remaining, dst, h.regenerated_size);
-  } else {
-    // §3.1.1.3.1.6 Jump_Table: sizes of streams 1-3; stream 4 takes the rest.
-    if (remaining < 6) return Status::corrupt_literals;
-    const size_t s1 = load_le16(p), s2 = load_le16(p + 2), s3 = load_le16(p + 4);
-    if (s1 + s2 + s3 > remaining - 6) return Status::corrupt_literals;
-    const size_t s4 = remaining - 6 - s1 - s2 - s3;
-    const size_t segment = (static_cast<size_t>(h.regenerated_size) + 3) / 4;
-    if (3 * segment > h.regenerated_size) return Status::corrupt_literals;
-    for (uint32_t s = g.rank(); s < 4; s += G::kSize) {
-      const size_t offset = 6 + (s > 0 ? s1 : 0) + (s > 1 ? s2 : 0) + (s > 2 ? s3 : 0);
-      const size_t len = s == 0 ? s1 : s == 1 ? s2 : s == 2 ? s3 : s4;
-      const size_t count = s < 3 ? segment : h.regenerated_size - 3 * segment;
-      ok = decode_huffman_stream(ws.huffman, log, p + offset, len, dst + s * segment, count) && ok;
-    }
-  }
-  if (g.any(!ok)) return Status::corrupt_literals;
+  st = decode_huffman_literals(g, ws, h, p, remaining, dst);
+  if (st != Status::ok) return st;
   lit->data = dst;
   lit->in_output = true;
   lit->section_size = h.header_size + h.compressed_size;

@@ -57,24 +57,30 @@ ZARRGPU_HD_INLINE int64_t read_sequence_table(Workspace& ws, SequenceCode code, 
   return -1;
 }
 
+// §3.1.1.3.2.1 Number_of_Sequences: 1 to 3 bytes. *p receives its size.
+ZARRGPU_HD_INLINE bool parse_sequences_count(const uint8_t* src, size_t size, uint32_t* count, size_t* p) {
+  if (size < 1) return false;
+  const uint32_t b0 = src[0];
+  if (b0 < 128) {
+    *count = b0;
+    *p = 1;
+  } else if (b0 < 255) {
+    if (size < 2) return false;
+    *count = ((b0 - 128) << 8) + src[1];
+    *p = 2;
+  } else {
+    if (size < 3) return false;
+    *count = src[1] + (static_cast<uint32_t>(src[2]) << 8) + 0x7F00u;
+    *p = 3;
+  }
+  return true;
+}
+
 // Parses §3.1.1.3.2.1 and builds the tables in ws. Serial (one thread).
 ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src, size_t size,
                                                SequencesHeader* h) {
-  if (size < 1) return Status::corrupt_sequences;
-  const uint32_t b0 = src[0];
   size_t p = 0;
-  if (b0 < 128) {
-    h->count = b0;
-    p = 1;
-  } else if (b0 < 255) {
-    if (size < 2) return Status::corrupt_sequences;
-    h->count = ((b0 - 128) << 8) + src[1];
-    p = 2;
-  } else {
-    if (size < 3) return Status::corrupt_sequences;
-    h->count = src[1] + (static_cast<uint32_t>(src[2]) << 8) + 0x7F00u;
-    p = 3;
-  }
+  if (!parse_sequences_count(src, size, &h->count, &p)) return Status::corrupt_sequences;
   if (h->count == 0) {
     // No modes byte; the block must end here.
     h->header_size = static_cast<uint32_t>(p);

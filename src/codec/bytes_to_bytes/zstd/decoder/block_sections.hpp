@@ -1,0 +1,222 @@
+// Block-parallel decoding, phase B: the literals section (§3.1.1.3.1) and
+// the sequences section (§3.1.1.3.2) of one compressed block, decoded by one
+// group with no other block's results: Huffman literals go to the chunk's
+// literals scratch, sequences to (Literals_Length, Match_Length,
+// Offset_Value) triples with repeat offsets unresolved. A table that the
+// block reuses (treeless literals, "repeat" FSE mode) is rebuilt from the
+// earlier block's description, which phase A located: a description is tens
+// of bytes and rebuilding it is cheaper than waiting for that block.
+#pragma once
+
+#include "config.hpp"
+#include "frame_walk.hpp"
+#include "literals.hpp"
+#include "sequences.hpp"
+#include "workspace.hpp"
+
+namespace zarrgpu::zstd {
+
+// Finds, in the sequences section at src (a block whose walk recorded it),
+// the mode of table `code` and the bytes of its description. False when the
+// section does not parse that far.
+ZARRGPU_HD_INLINE bool locate_sequence_table(Workspace& ws, const uint8_t* src, size_t size, uint32_t code,
+                                             TableMode* mode, size_t* at) {
+  uint32_t count = 0;
+  size_t p = 0;
+  if (!parse_sequences_count(src, size, &count, &p) || count == 0 || p >= size) return false;
+  const uint32_t modes = src[p++];
+  for (uint32_t c = 0; c <= code; ++c) {
+    const auto m = static_cast<TableMode>((modes >> (6 - 2 * c)) & 3u);
+    if (c == code) {
+      *mode = m;
+      *at = p;
+      return true;
+    }
+    if (m == TableMode::rle) {
+      p += 1;
+    } else if (m == TableMode::compressed) {
+      uint32_t symbols = 0, log = 0;
+      const size_t used = read_fse_description(src + p, size - p, max_symbol(static_cast<SequenceCode>(c)),
+                                               max_log(static_cast<SequenceCode>(c)), ws.scratch.norm, &symbols, &log);
+      if (used == 0 || used > size - p) return false;
+      p += used;
+    }
+    if (p > size) return false;
+  }
+  return false;
+}
+
+// The start of a block's sequences section, from its literals header (the
+// walk parsed it already; false when it does not parse).
+ZARRGPU_HD_INLINE bool sequences_section(const uint8_t* block, size_t size, size_t* at) {
+  LiteralsHeader h;
+  if (parse_literals_header(block, size, &h) != Status::ok) return false;
+  const size_t section = h.header_size + (h.type == LiteralsType::raw   ? h.regenerated_size
+                                          : h.type == LiteralsType::rle ? 1u
+                                                                        : h.compressed_size);
+  if (section > size) return false;
+  *at = section;
+  return true;
+}
+
+// §3.1.1.3.2.1 with tables from their sources; the same statuses as
+// read_sequences_header(). Serial (rank 0).
+ZARRGPU_HD_INLINE Status read_sequences_header_from(Workspace& ws, const uint8_t* src, size_t size,
+                                                    const uint8_t* chunk, const BlockRecord* blocks,
+                                                    const BlockRecord& b, SequencesHeader* h) {
+  size_t p = 0;
+  if (!parse_sequences_count(src, size, &h->count, &p)) return Status::corrupt_sequences;
+  if (h->count == 0) {
+    h->header_size = static_cast<uint32_t>(p);
+    return p == size ? Status::ok : Status::corrupt_sequences;
+  }
+  if (p >= size) return Status::corrupt_sequences;
+  const uint32_t modes = src[p++];
+  for (uint32_t c = 0; c < 3; ++c) {
+    const auto mode = static_cast<TableMode>((modes >> (6 - 2 * c)) & 3u);
+    const auto code = static_cast<SequenceCode>(c);
+    if (mode != TableMode::repeat) {
+      const int64_t used = read_sequence_table(ws, code, mode, src + p, size - p);
+      if (used < 0) return Status::corrupt_fse_table;
+      p += static_cast<size_t>(used);
+      continue;
+    }
+    // Repeat: the table the source block described (phase A followed the chain).
+    if (b.fse_source[c] < 0) return Status::corrupt_fse_table;
+    const BlockRecord& s = blocks[b.fse_source[c]];
+    const uint8_t* block = chunk + s.src_offset;
+    size_t section = 0, at = 0;
+    TableMode src_mode = TableMode::repeat;
+    if (!sequences_section(block, s.size, &section) ||
+        !locate_sequence_table(ws, block + section, s.size - section, c, &src_mode, &at) ||
+        src_mode == TableMode::repeat) {
+      return Status::corrupt_fse_table;
+    }
+    if (read_sequence_table(ws, code, src_mode, block + section + at, s.size - section - at) < 0) {
+      return Status::corrupt_fse_table;
+    }
+  }
+  h->header_size = static_cast<uint32_t>(p);
+  return Status::ok;
+}
+
+// Phase B for compressed block b of a chunk (chunk = the chunk's input).
+// Writes b's phase B fields, literals_scratch[b.literals_offset, + size) and
+// triples[b.triples_offset, + min(count, b.triples_capacity)). Errors are
+// recorded with their stage, never returned early to other blocks.
+template <class G>
+ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, const uint8_t* chunk, const BlockRecord* blocks,
+                                      BlockRecord& b, uint32_t block_size_max, uint8_t* literals_scratch,
+                                      SequenceTriple* triples) {
+  const uint8_t* src = chunk + b.src_offset;
+  const size_t size = b.size;
+  auto fail = [&](Status s, SectionStage stage) {
+    if (g.rank() == 0) {
+      b.status = s;
+      b.stage = stage;
+    }
+  };
+  if (g.rank() == 0) {
+    b.status = Status::ok;
+    b.bitstream_exact = false;
+    b.literals_size = 0;
+    b.sequence_count = 0;
+  }
+  // Literals section: the checks of decode_literals(), in its order.
+  LiteralsHeader h;
+  Status st = parse_literals_header(src, size, &h);
+  if (st != Status::ok) return fail(st, SectionStage::literals_header);
+  if (h.regenerated_size > block_size_max) return fail(Status::corrupt_literals, SectionStage::literals_header);
+  size_t section = 0;
+  if (h.type == LiteralsType::raw) {
+    if (size - h.header_size < h.regenerated_size) return fail(Status::truncated_input, SectionStage::literals_header);
+    section = h.header_size + h.regenerated_size;
+  } else if (h.type == LiteralsType::rle) {
+    if (size - h.header_size < 1) return fail(Status::truncated_input, SectionStage::literals_header);
+    section = h.header_size + 1;
+  } else {
+    if (size - h.header_size < h.compressed_size) {
+      return fail(Status::corrupt_literals, SectionStage::literals_header);
+    }
+    section = h.header_size + h.compressed_size;
+  }
+  if (g.rank() == 0) {
+    b.literals_type = h.type;
+    b.literals_size = h.regenerated_size;
+    b.literals_src = b.src_offset + h.header_size;
+    b.rle_byte = h.type == LiteralsType::rle ? src[h.header_size] : 0;
+  }
+  if (h.type == LiteralsType::compressed || h.type == LiteralsType::treeless) {
+    // The tree: this block's own, or the one the source block described.
+    const uint8_t* p = src + h.header_size;
+    size_t remaining = h.compressed_size;
+    uint32_t used = 0;
+    g.sync();
+    if (g.rank() == 0) {
+      const uint8_t* tree = p;
+      size_t tree_size = remaining;
+      bool have = true;
+      if (h.type == LiteralsType::treeless) {
+        LiteralsHeader sh;
+        const BlockRecord* s = b.huffman_source >= 0 ? &blocks[b.huffman_source] : nullptr;
+        have = s != nullptr && parse_literals_header(chunk + s->src_offset, s->size, &sh) == Status::ok &&
+               sh.type == LiteralsType::compressed && sh.header_size + sh.compressed_size <= s->size;
+        if (have) {
+          tree = chunk + s->src_offset + sh.header_size;
+          tree_size = sh.compressed_size;
+        }
+      }
+      uint32_t log = 0;
+      const size_t n = have ? read_huffman_table(tree, tree_size, ws.scratch.huffman, ws.huffman, &log) : 0;
+      ws.huffman_log = log;
+      // Treeless literals use the tree but not its bytes; a missing tree is 1 here, an error below.
+      ws.shared_value = n == 0 ? 0u : h.type == LiteralsType::compressed ? static_cast<uint32_t>(n) : ~0u;
+    }
+    g.sync();
+    used = ws.shared_value;
+    if (used == 0) return fail(Status::corrupt_huffman_table, SectionStage::literals_data);
+    if (h.type == LiteralsType::compressed) {
+      p += used;
+      remaining -= used;
+    }
+    st = decode_huffman_literals(g, ws, h, p, remaining, literals_scratch + b.literals_offset);
+    if (st != Status::ok) return fail(st, SectionStage::literals_data);
+  }
+
+  // Sequences section: the checks of decode_compressed_block(), in its order.
+  const uint8_t* seq_src = src + section;
+  const size_t seq_size = size - section;
+  SequencesHeader sh{0, 0};
+  uint32_t code = 0;
+  g.sync();
+  if (g.rank() == 0) {
+    code = static_cast<uint32_t>(read_sequences_header_from(ws, seq_src, seq_size, chunk, blocks, b, &sh));
+  }
+  st = static_cast<Status>(g.broadcast(code));
+  if (st != Status::ok) return fail(st, SectionStage::sequences);
+  if (g.rank() == 0) {
+    b.sequence_count = sh.count;
+    if (sh.count == 0) {
+      b.bitstream_exact = true;
+    } else {
+      SequenceDecoder dec;
+      if (!dec.init(ws, seq_src + sh.header_size, seq_size - sh.header_size)) {
+        b.status = Status::corrupt_sequences;
+        b.stage = SectionStage::sequences;
+      } else {
+        // Past triples_capacity phase C fails before it reads them (triples_bound()).
+        const uint32_t n = sh.count < b.triples_capacity ? sh.count : b.triples_capacity;
+        SequenceTriple* out = triples + b.triples_offset;
+        for (uint32_t i = 0; i < n; ++i) {
+          SequenceTriple t;
+          dec.next(ws, i + 1 == sh.count, &t.offset, &t.match_length, &t.literals_length);
+          out[i] = t;
+        }
+        b.bitstream_exact = n == sh.count && dec.br.remaining_bits() == 0;
+      }
+    }
+  }
+  g.sync();
+}
+
+}  // namespace zarrgpu::zstd

@@ -1,0 +1,73 @@
+// Host entry point of the block-parallel decoder: phases A-D of
+// frame_walk.hpp, block_sections.hpp, sequence_resolution.hpp and
+// block_execution.hpp run in order on one thread, with the very code the
+// GPU kernels run. Same results as decode_frames(): bytes, decoded size and
+// status, on valid and corrupt input alike.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "block_execution.hpp"
+#include "block_sections.hpp"
+#include "decode_frames.hpp"
+#include "frame_walk.hpp"
+#include "sequence_resolution.hpp"
+
+namespace zarrgpu::zstd {
+
+// What the block-parallel decoder did with a chunk (for tests and tools).
+struct BlockParallelStats {
+  bool fell_back = false;  // the walk ran out of scratch: decode_chunk() decoded the chunk
+  uint32_t frames = 0;
+  uint32_t blocks = 0;
+};
+
+inline Status decode_frames_block_parallel(const void* src, size_t src_size, void* dst, size_t capacity,
+                                           size_t* decoded_size, const DecodeOptions& options = {},
+                                           BlockParallelStats* stats = nullptr) {
+  size_t ignored = 0;
+  if (decoded_size == nullptr) decoded_size = &ignored;
+  *decoded_size = 0;
+  BlockParallelStats local;
+  if (stats == nullptr) stats = &local;
+  *stats = BlockParallelStats{};
+  if ((src == nullptr && src_size != 0) || (dst == nullptr && capacity != 0)) return Status::invalid_argument;
+  const auto* in = static_cast<const uint8_t*>(src);
+  auto* out = static_cast<uint8_t*>(dst);
+
+  // A: count, size the records, walk again to fill them.
+  const ChunkLimits limits = chunk_limits(capacity, 0xFFFFFFFFu, 0xFFFFFFFFu);
+  ChunkPlan plan;
+  walk_chunk(in, src_size, limits, &plan, nullptr, nullptr);
+  if (!plan.block_parallel) {
+    stats->fell_back = true;
+    return decode_frames(src, src_size, dst, capacity, decoded_size, options);
+  }
+  std::vector<FrameRecord> frames(plan.frame_count);
+  std::vector<BlockRecord> blocks(plan.block_count);
+  walk_chunk(in, src_size, limits, &plan, frames.data(), blocks.data());
+  stats->frames = plan.frame_count;
+  stats->blocks = plan.block_count;
+  std::vector<uint8_t> literals(plan.literals_bytes);
+  std::vector<SequenceTriple> triples(plan.triples);
+
+  // B: every compressed block on its own (on the GPU: all at once).
+  auto ws = std::make_unique<Workspace>();
+  reset_workspace(*ws);
+  for (BlockRecord& b : blocks) {
+    if (b.type != BlockType::compressed) continue;
+    decode_block_sections(SerialGroup{}, *ws, in, blocks.data(), b, frames[b.frame].block_size_max,
+                          literals.data(), triples.data());
+  }
+  // C, then D over the blocks phase C validated, then the checksums.
+  resolve_chunk(plan, frames.data(), blocks.data(), triples.data(), capacity);
+  for (uint32_t i = 0; i < plan.valid_blocks; ++i) {
+    execute_block(SerialGroup{}, *ws, in, blocks[i], literals.data(), triples.data(), out);
+  }
+  const Status st = finish_chunk(SerialGroup{}, plan, frames.data(), in, out, options.verify_checksum);
+  if (st == Status::ok) *decoded_size = plan.decoded_size;
+  return st;
+}
+
+}  // namespace zarrgpu::zstd
