@@ -9,7 +9,7 @@
 //
 //   zstd_gpu_bench [--gib 2] [--gib-l19 0.25] [--chunk-kib 64,256,1024,4096]
 //                  [--levels 1,3,9,19] [--runs 5] [--threads N] [--out DIR]
-//                  [--no-cpu] [--no-nvcomp]
+//                  [--no-cpu] [--no-nvcomp] [--block-parallel]
 #include <cuda_runtime.h>
 #include <zstd.h>
 
@@ -57,6 +57,7 @@ struct Args {
   std::string out = "bench/results";
   bool cpu = true;
   bool nvcomp = true;
+  bool block_parallel = false;  // also time the block-parallel path
   std::string command;
 };
 
@@ -220,8 +221,8 @@ double time_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t s,
 struct Row {
   int level;
   size_t chunk_kib, chunks, decoded, compressed;
-  double ours = 0, nvcomp = -1, cpu = -1;
-  bool ours_ok = false, nvcomp_ok = false;
+  double ours = 0, nvcomp = -1, cpu = -1, ours_bp = -1;
+  bool ours_ok = false, nvcomp_ok = false, ours_bp_ok = false;
 };
 
 }  // namespace
@@ -241,6 +242,7 @@ int main(int argc, char** argv) {
     else if (k == "--out") a.out = v();
     else if (k == "--no-cpu") a.cpu = false;
     else if (k == "--no-nvcomp") a.nvcomp = false;
+    else if (k == "--block-parallel") a.block_parallel = true;
     else { std::fprintf(stderr, "unknown argument %s\n", k.c_str()); return 2; }
   }
   if (!a.threads) a.threads = std::max(1u, std::thread::hardware_concurrency());
@@ -258,6 +260,8 @@ int main(int argc, char** argv) {
   have_nvcomp = a.nvcomp;
 #endif
   std::printf("device: %s (%d SMs), %u CPU threads, %s\n", prop.name, prop.multiProcessorCount, a.threads, date);
+  // --block-parallel or ZARRGPU_ZSTD_BLOCK_PARALLEL=1: also time the block-parallel path.
+  const bool block_parallel = a.block_parallel || zg::block_parallel_enabled(zg::DecompressOptions{});
 
   const size_t max_bytes = static_cast<size_t>(a.gib * (1ull << 30)) / 4 * 4;
   const auto t_gen = Clock::now();
@@ -280,28 +284,39 @@ int main(int argc, char** argv) {
       Row row{level, kib, b.in_off.size(), b.decoded, 0};
       for (size_t s : b.in_size) row.compressed += s;
       DeviceBatch d(b);
-      size_t temp = 0;
-      zg::get_decompress_temp_size(d.n, kib * 1024, &temp);
-      void* d_temp = nullptr;
-      CUDA_CHECK(cudaMalloc(&d_temp, temp + 1));
-      zg::Status* d_status = nullptr;
-      CUDA_CHECK(cudaMalloc(&d_status, d.n * sizeof(zg::Status)));
-      CUDA_CHECK(cudaMemset(d.out, 0, d.decoded));
-      row.ours = time_gpu(
-          [&](cudaStream_t s) {
-            if (zg::decompress_async(reinterpret_cast<const void* const*>(d.in_ptrs), d.in_sizes, d.out_ptrs,
-                                     d.out_caps, d.out_sizes, d_status, d.n, d_temp, temp, {}, s) != zg::kSuccess) {
-              std::fprintf(stderr, "decompress_async failed\n");
-              std::exit(3);
-            }
-          },
-          stream, d.decoded, a.runs);
-      std::vector<zg::Status> st(d.n);
-      CUDA_CHECK(cudaMemcpy(st.data(), d_status, d.n * sizeof(zg::Status), cudaMemcpyDeviceToHost));
-      row.ours_ok = std::all_of(st.begin(), st.end(), [](zg::Status x) { return x == zg::Status::ok; }) &&
-                    d.output_equals(data);
-      cudaFree(d_temp);
-      cudaFree(d_status);
+      // One call per path: the one-warp decoder (max_uncompressed_chunk_bytes
+      // left 0 keeps it even under ZARRGPU_ZSTD_BLOCK_PARALLEL=1) and, when
+      // asked, the block-parallel one, side by side on the same batch.
+      auto measure = [&](bool block_parallel, bool* ok) {
+        zg::DecompressOptions opts;
+        opts.block_parallel = block_parallel;
+        opts.max_uncompressed_chunk_bytes = block_parallel ? kib * 1024 : 0;
+        size_t temp = 0;
+        zg::get_decompress_temp_size(d.n, kib * 1024, opts, &temp);
+        void* d_temp = nullptr;
+        CUDA_CHECK(cudaMalloc(&d_temp, temp + 1));
+        zg::Status* d_status = nullptr;
+        CUDA_CHECK(cudaMalloc(&d_status, d.n * sizeof(zg::Status)));
+        CUDA_CHECK(cudaMemset(d.out, 0, d.decoded));
+        const double gbps = time_gpu(
+            [&](cudaStream_t s) {
+              if (zg::decompress_async(reinterpret_cast<const void* const*>(d.in_ptrs), d.in_sizes, d.out_ptrs,
+                                       d.out_caps, d.out_sizes, d_status, d.n, d_temp, temp, opts, s) != zg::kSuccess) {
+                std::fprintf(stderr, "decompress_async failed\n");
+                std::exit(3);
+              }
+            },
+            stream, d.decoded, a.runs);
+        std::vector<zg::Status> st(d.n);
+        CUDA_CHECK(cudaMemcpy(st.data(), d_status, d.n * sizeof(zg::Status), cudaMemcpyDeviceToHost));
+        *ok = std::all_of(st.begin(), st.end(), [](zg::Status x) { return x == zg::Status::ok; }) &&
+              d.output_equals(data);
+        cudaFree(d_temp);
+        cudaFree(d_status);
+        return gbps;
+      };
+      row.ours = measure(false, &row.ours_ok);
+      if (block_parallel) row.ours_bp = measure(true, &row.ours_bp_ok);
 #if defined(ZARRGPU_HAVE_NVCOMP)
       if (have_nvcomp) {
         CUDA_CHECK(cudaMemset(d.out, 0, d.decoded));
@@ -331,9 +346,10 @@ int main(int argc, char** argv) {
 #endif
       if (a.cpu) row.cpu = cpu_decode_gbps(b, cpu_out, a.threads, std::max(1, a.runs / 2));
       std::printf("level %3d  chunk %5zu KiB  %7zu chunks  ratio %5.3f  zarrgpu %7.2f GB/s%s  nvcomp %7.2f GB/s%s  "
-                  "libzstd(%u thr) %6.2f GB/s  (compress %.1f s)\n",
+                  "libzstd(%u thr) %6.2f GB/s  block-parallel %7.2f GB/s%s  (compress %.1f s)\n",
                   level, kib, row.chunks, double(row.decoded) / row.compressed, row.ours, row.ours_ok ? "" : " WRONG",
-                  row.nvcomp, have_nvcomp && !row.nvcomp_ok ? " WRONG" : "", a.threads, row.cpu, t_comp);
+                  row.nvcomp, have_nvcomp && !row.nvcomp_ok ? " WRONG" : "", a.threads, row.cpu, row.ours_bp,
+                  block_parallel && !row.ours_bp_ok ? " WRONG" : "", t_comp);
       std::fflush(stdout);
       rows.push_back(row);
     }
@@ -345,29 +361,37 @@ int main(int argc, char** argv) {
   std::ofstream csv(a.out + "/zstd_gpu.csv"), md(a.out + "/zstd_gpu.md"), js(a.out + "/zstd_gpu.json");
   csv << "# device=" << prop.name << ",date=" << date << ",command=" << a.command << "\n";
   csv << "level,chunk_kib,chunks,decoded_bytes,compressed_bytes,ratio,zarrgpu_gbps,nvcomp_gbps,libzstd_cpu_gbps,"
-         "zarrgpu_verified,nvcomp_verified\n";
+         "zarrgpu_verified,nvcomp_verified,zarrgpu_block_parallel_gbps,zarrgpu_block_parallel_verified\n";
   md << "# zarrgpu batched Zstandard decode, GB/s of decoded data\n\n"
      << "- device: " << prop.name << " (" << prop.multiProcessorCount << " SMs); CPU threads: " << a.threads << "\n"
      << "- date: " << date << "\n- command: `" << a.command << "`\n"
      << "- data: ERA5-like float32 (smooth fields plus noise), " << a.gib << " GiB per row; level 19 rows: "
      << a.gib_l19 << " GiB (it compresses slowly)\n"
      << "- GPU: CUDA events around the decode call, median of " << a.runs << " runs, data resident on the GPU\n\n"
-     << "| level | chunk | chunks | ratio | zarrgpu GPU | nvCOMP GPU | libzstd CPU | zarrgpu / nvCOMP |\n"
-     << "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+     << "| level | chunk | chunks | ratio | zarrgpu GPU | nvCOMP GPU | libzstd CPU | zarrgpu / nvCOMP |"
+     << (block_parallel ? " block-parallel GPU |\n" : "\n")
+     << "|---:|---:|---:|---:|---:|---:|---:|---:|" << (block_parallel ? "---:|\n" : "\n");
   js << "{\n  \"device\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"command\": \"" << cmd_escaped
      << "\",\n  \"cpu_threads\": " << a.threads << ",\n  \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     const double ratio = double(r.decoded) / r.compressed;
     csv << r.level << "," << r.chunk_kib << "," << r.chunks << "," << r.decoded << "," << r.compressed << "," << ratio
-        << "," << r.ours << "," << r.nvcomp << "," << r.cpu << "," << r.ours_ok << "," << r.nvcomp_ok << "\n";
+        << "," << r.ours << "," << r.nvcomp << "," << r.cpu << "," << r.ours_ok << "," << r.nvcomp_ok << "," << r.ours_bp << "," << r.ours_bp_ok << "\n";
     char line[512];
     std::snprintf(line, sizeof line, "| %d | %zu KiB | %zu | %.3f | %.2f%s | %s | %s | %s |\n", r.level, r.chunk_kib,
                   r.chunks, ratio, r.ours, r.ours_ok ? "" : " (WRONG)",
                   r.nvcomp >= 0 ? (std::to_string(r.nvcomp).substr(0, 6) + (r.nvcomp_ok ? "" : " (WRONG)")).c_str() : "n/a",
                   r.cpu >= 0 ? std::to_string(r.cpu).substr(0, 6).c_str() : "n/a",
                   r.nvcomp > 0 ? std::to_string(r.ours / r.nvcomp).substr(0, 5).c_str() : "n/a");
-    md << line;
+    std::string md_line = line;
+    if (block_parallel) {
+      char bp[64];
+      std::snprintf(bp, sizeof bp, " %.2f%s |\n", r.ours_bp, r.ours_bp_ok ? "" : " (WRONG)");
+      md_line.pop_back();  // the newline
+      md_line += bp;
+    }
+    md << md_line;
     js << "    {\"level\": " << r.level << ", \"chunk_kib\": " << r.chunk_kib << ", \"chunks\": " << r.chunks
        << ", \"decoded_bytes\": " << r.decoded << ", \"compressed_bytes\": " << r.compressed
        << ", \"zarrgpu_gbps\": " << r.ours << ", \"nvcomp_gbps\": " << r.nvcomp << ", \"libzstd_cpu_gbps\": " << r.cpu

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -39,7 +40,10 @@ struct BatchResult {
 };
 
 // Decodes all cases in one decompress_async call (optionally through a CUDA graph).
-void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false) {
+// block_parallel: the block-parallel path, with temp for `wave_chunks` chunks
+// (0: as many as get_decompress_temp_size asks for), so that waves are tested.
+void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false, bool block_parallel = false,
+               size_t wave_chunks = 0) {
   const size_t n = cases.size();
   size_t in_total = 0, out_total = 0;
   std::vector<size_t> in_off(n), out_off(n);
@@ -78,8 +82,15 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   CUDA_OK(cudaMemcpy(d_out_ptrs, out_ptrs.data(), n * sizeof(void*), cudaMemcpyHostToDevice));
   CUDA_OK(cudaMemcpy(d_in_sizes, in_sizes.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
   CUDA_OK(cudaMemcpy(d_caps, caps.data(), n * sizeof(size_t), cudaMemcpyHostToDevice));
+  zg::DecompressOptions opts;
+  size_t max_capacity = 1;
+  for (const Case& c : cases) max_capacity = std::max(max_capacity, c.capacity);
+  opts.block_parallel = block_parallel;
+  opts.max_uncompressed_chunk_bytes = block_parallel ? max_capacity : 0;
   size_t temp_bytes = 0;
-  ASSERT_EQ(zg::get_decompress_temp_size(n, 1 << 20, &temp_bytes), zg::kSuccess);
+  ASSERT_EQ(zg::get_decompress_temp_size(wave_chunks ? wave_chunks : n, block_parallel ? max_capacity : size_t{1} << 20,
+                                         opts, &temp_bytes),
+            zg::kSuccess);
   void* d_temp = nullptr;
   CUDA_OK(cudaMalloc(&d_temp, temp_bytes ? temp_bytes : 1));
   cudaStream_t stream;
@@ -89,7 +100,7 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
     cudaGraphExec_t exec;
     CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     ASSERT_EQ(zg::decompress_async(reinterpret_cast<const void* const*>(d_in_ptrs), d_in_sizes, d_out_ptrs, d_caps,
-                                   d_sizes, d_status, n, d_temp, temp_bytes, {}, stream),
+                                   d_sizes, d_status, n, d_temp, temp_bytes, opts, stream),
               zg::kSuccess);
     CUDA_OK(cudaStreamEndCapture(stream, &graph));
     CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
@@ -99,7 +110,7 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
     CUDA_OK(cudaGraphDestroy(graph));
   } else {
     ASSERT_EQ(zg::decompress_async(reinterpret_cast<const void* const*>(d_in_ptrs), d_in_sizes, d_out_ptrs, d_caps,
-                                   d_sizes, d_status, n, d_temp, temp_bytes, {}, stream),
+                                   d_sizes, d_status, n, d_temp, temp_bytes, opts, stream),
               zg::kSuccess);
   }
   CUDA_OK(cudaStreamSynchronize(stream));
@@ -284,6 +295,122 @@ TEST(ZstdGpu, LargeBatch) {
     ASSERT_EQ(r.statuses[i], Status::ok) << i;
     ASSERT_TRUE(std::equal(cases[i].expected.begin(), cases[i].expected.end(), r.outputs[i].begin())) << i;
   }
+}
+
+
+// The block-parallel path (DecompressOptions::block_parallel): the same
+// corpora, bit-exact and with the host decoder's statuses; multi-block frames
+// of every level; a temp of a few chunks so the batch runs in waves.
+std::vector<Case> multi_block_corpus() {
+  std::vector<Case> cases;
+  for (int level = -5; level <= 22; ++level) {
+    if (level == 0) continue;
+    for (const DataKind kind : {DataKind::float_field, DataKind::text, DataKind::mixed}) {
+      FrameParams fp;
+      fp.level = level;
+      fp.checksum = level % 2 == 0;
+      fp.content_size = level % 3 != 0;
+      Case c;
+      c.expected = make_data(kind, level >= 18 ? 300000 : 1 << 20, 1700 + level);
+      c.frame = compress(c.expected, fp);
+      c.capacity = c.expected.size() + (level % 4 == 0 ? 77 : 0);
+      c.what = std::string(data_kind_name(kind)) + " level " + std::to_string(level);
+      cases.push_back(std::move(c));
+    }
+  }
+  return cases;
+}
+
+void expect_bit_exact(const std::vector<Case>& cases, const BatchResult& r) {
+  EXPECT_TRUE(r.guards_intact);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ASSERT_EQ(r.statuses[i], Status::ok) << status_name(r.statuses[i]) << " #" << i << " " << cases[i].what;
+    ASSERT_EQ(r.sizes[i], cases[i].expected.size()) << cases[i].what;
+    ASSERT_TRUE(std::equal(cases[i].expected.begin(), cases[i].expected.end(), r.outputs[i].begin()))
+        << "#" << i << " " << cases[i].what;
+  }
+}
+
+TEST(ZstdGpuBlockParallel, DifferentialCorpusIsBitExact) {
+  SKIP_WITHOUT_GPU();
+  std::vector<Case> cases = valid_corpus(2500, 4711, 200000);
+  const std::vector<Case> big = multi_block_corpus();
+  cases.insert(cases.end(), big.begin(), big.end());
+  BatchResult r;
+  run_batch(cases, &r, false, /*block_parallel=*/true);
+  if (HasFatalFailure()) return;
+  expect_bit_exact(cases, r);
+}
+
+TEST(ZstdGpuBlockParallel, WavesAndGraphCapture) {
+  SKIP_WITHOUT_GPU();
+  std::vector<Case> cases = multi_block_corpus();
+  cases.resize(40);
+  BatchResult r;
+  run_batch(cases, &r, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/3);
+  if (HasFatalFailure()) return;
+  expect_bit_exact(cases, r);
+}
+
+TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
+  SKIP_WITHOUT_GPU();
+  std::vector<Case> base = valid_corpus(300, 99, 60000);
+  std::vector<Case> big = multi_block_corpus();
+  big.resize(30);
+  base.insert(base.end(), big.begin(), big.end());
+  Rng rng(321);
+  std::vector<Case> cases;
+  for (const Case& b : base) {
+    for (int t = 0; t < 6; ++t) {
+      Case c = b;
+      switch (t) {
+        case 0: c.frame.resize(rng.below(static_cast<uint32_t>(c.frame.size()))); break;
+        case 1: c.capacity = c.expected.empty() ? 0 : rng.below(static_cast<uint32_t>(c.expected.size())); break;
+        default:
+          for (int k = 0; k < t; ++k) c.frame[rng.below(static_cast<uint32_t>(c.frame.size()))] ^= uint8_t(1u << rng.below(8));
+          break;
+      }
+      cases.push_back(std::move(c));
+    }
+  }
+  BatchResult r;
+  run_batch(cases, &r, false, /*block_parallel=*/true);
+  if (HasFatalFailure()) return;
+  EXPECT_TRUE(r.guards_intact) << "a chunk wrote past its capacity";
+  for (size_t i = 0; i < cases.size(); ++i) {
+    Bytes host(cases[i].capacity + 1);
+    size_t n = 0;
+    const Status st = decode_frames(cases[i].frame.data(), cases[i].frame.size(), host.data(), cases[i].capacity, &n);
+    ASSERT_EQ(r.statuses[i], st) << "#" << i << " gpu " << status_name(r.statuses[i]) << " host " << status_name(st);
+    if (st == Status::ok) {
+      ASSERT_EQ(r.sizes[i], n);
+      ASSERT_TRUE(std::equal(host.begin(), host.begin() + n, r.outputs[i].begin())) << "#" << i;
+    }
+  }
+}
+
+// Large multi-block chunks; bench/gpu/zstd.sh runs this one under
+// compute-sanitizer too (ZSTD_GPU_TEST_CHUNKS sets the size).
+TEST(ZstdGpuBlockParallel, LargeBatch) {
+  SKIP_WITHOUT_GPU();
+  const char* env = std::getenv("ZSTD_GPU_TEST_CHUNKS");
+  const int chunks = env ? std::max(1, std::atoi(env) / 8) : 64;
+  std::vector<Case> cases;
+  Rng rng(2);
+  for (int i = 0; i < chunks; ++i) {
+    FrameParams fp;
+    fp.level = (i % 4 == 0) ? 1 : (i % 4 == 1) ? 3 : (i % 4 == 2) ? 9 : -1;
+    fp.checksum = (i % 3) == 0;
+    Case c;
+    c.expected = make_data(i % 5 == 0 ? DataKind::mixed : DataKind::float_field, 1024 * 1024 + (i % 7) * 1000, rng.next());
+    c.frame = compress(c.expected, fp);
+    c.capacity = c.expected.size();
+    cases.push_back(std::move(c));
+  }
+  BatchResult r;
+  run_batch(cases, &r, false, /*block_parallel=*/true);
+  if (HasFatalFailure()) return;
+  expect_bit_exact(cases, r);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "codec/bytes_to_bytes/zstd/decoder/frame.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/frame_walk.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/workspace.hpp"
 #include "codec/bytes_to_bytes/zstd/gpu/warp_group.cuh"
 
@@ -16,15 +17,21 @@ struct DecompressParams {
   const size_t* out_capacities;
   size_t* out_sizes;
   Status* statuses;
-  size_t num_chunks;
+  size_t num_chunks;            // chunks of this launch: first_chunk + [0, num_chunks)
   bool verify_checksum;
+  size_t first_chunk;
+  // Block-parallel mode: the chunks whose plan says block_parallel are the
+  // other kernels' (kernel_block_parallel.cuh); null: every chunk is ours.
+  const ChunkPlan* plans;
 };
 
 struct AgentDecompress {
   Workspace& ws;
   const DecompressParams& p;
 
-  __device__ __forceinline__ void decode(size_t chunk) {
+  __device__ __forceinline__ void decode(size_t local) {
+    if (p.plans != nullptr && p.plans[local].block_parallel) return;
+    const size_t chunk = p.first_chunk + local;
     const WarpGroup g;
     const auto* in = static_cast<const uint8_t*>(p.in_ptrs[chunk]);
     const size_t in_size = p.in_sizes[chunk];

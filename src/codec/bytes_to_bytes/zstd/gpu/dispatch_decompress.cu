@@ -1,7 +1,18 @@
 // Launch code of the batched decoder (CUB's "dispatch"): checks arguments,
-// picks the policy, enqueues the kernel on the caller's stream.
+// picks the policy, enqueues the kernels on the caller's stream.
+//
+// Two paths. One warp per chunk (kernel_decompress.cuh), the default. Block
+// parallel (kernel_block_parallel.cuh), when asked: per wave of chunks, walk
+// (thread per chunk) -> sections (warp per compressed block) -> resolution
+// (thread per chunk) -> execution (warp per chunk), then the one-warp kernel
+// for the chunks the walk left to it (fewer than kMinBlocks blocks, or more
+// records or scratch than the wave has room for: statuses stay exact).
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+#include <cstring>
+
+#include "codec/bytes_to_bytes/zstd/gpu/kernel_block_parallel.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_decompress.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
@@ -10,13 +21,81 @@ namespace zarrgpu::zstd::gpu {
 
 namespace {
 using Policy = DecompressPolicySm90;
-constexpr size_t kTempBytes = 256;  // reserved; the current kernel uses none
+using BpPolicy = BlockParallelPolicySm90;
+constexpr size_t kTempBytes = 256;  // the one-warp path's reservation; it uses none
+
+constexpr uint64_t align_up(uint64_t v) { return (v + 255) & ~uint64_t{255}; }
+
+// Scratch of one chunk in a wave, and the record counts it is carved for.
+struct WaveLayout {
+  uint64_t max_chunk_bytes;
+  uint32_t max_frames;
+  uint32_t max_blocks;
+
+  explicit WaveLayout(size_t max_uncompressed)
+      : max_chunk_bytes(max_uncompressed),
+        max_frames(BpPolicy::kMaxFrames),
+        max_blocks(static_cast<uint32_t>(max_uncompressed / BpPolicy::kBytesPerBlockSlot) +
+                   BpPolicy::kExtraBlockSlots) {}
+  uint64_t plans(uint64_t chunks) const { return align_up(chunks * sizeof(ChunkPlan)); }
+  uint64_t frames(uint64_t chunks) const { return align_up(chunks * max_frames * sizeof(FrameRecord)); }
+  uint64_t blocks(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockRecord)); }
+  uint64_t literals(uint64_t chunks) const { return align_up(chunks * max_chunk_bytes); }
+  uint64_t triples(uint64_t chunks) const { return align_up(chunks * (max_chunk_bytes / 3) * sizeof(SequenceTriple)); }
+  uint64_t bytes(uint64_t chunks) const {
+    return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks);
+  }
+  // Chunks per wave in temp_bytes of scratch (0: not even one fits).
+  uint64_t wave_chunks(uint64_t temp_bytes, uint64_t num_chunks) const {
+    const uint64_t per_chunk = bytes(1);
+    uint64_t w = temp_bytes / per_chunk;
+    if (w > num_chunks) w = num_chunks;
+    while (w > 0 && bytes(w) > temp_bytes) --w;  // alignment padding
+    return w;
+  }
+};
+
+template <class Kernel>
+Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads, const BlockParallelParams& bp,
+                 cudaStream_t stream) {
+  const uint64_t blocks = (items + per_block - 1) / per_block;
+  if (blocks == 0) return kSuccess;
+  if (blocks > 0x7FFFFFFFull) return kInvalidArgument;
+  k<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(bp);
+  return static_cast<Result>(cudaGetLastError());
+}
 }  // namespace
 
-Result get_decompress_temp_size(size_t num_chunks, size_t /*max_uncompressed_chunk_bytes*/, size_t* temp_bytes) {
+bool block_parallel_enabled(const DecompressOptions& options) {
+  if (options.block_parallel) return true;
+  const char* env = std::getenv("ZARRGPU_ZSTD_BLOCK_PARALLEL");
+  return env != nullptr && std::strcmp(env, "1") == 0;
+}
+
+Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes,
+                                const DecompressOptions& options, size_t* temp_bytes) {
   if (temp_bytes == nullptr) return kInvalidArgument;
-  *temp_bytes = num_chunks == 0 ? 0 : kTempBytes;
+  if (num_chunks == 0) {
+    *temp_bytes = 0;
+    return kSuccess;
+  }
+  if (!block_parallel_enabled(options)) {
+    *temp_bytes = kTempBytes;
+    return kSuccess;
+  }
+  if (max_uncompressed_chunk_bytes == 0) {
+    *temp_bytes = kTempBytes;
+    return kSuccess;
+  }
+  const WaveLayout layout(max_uncompressed_chunk_bytes);
+  uint64_t wave = layout.wave_chunks(BpPolicy::kWaveTempBytes, num_chunks);
+  if (wave == 0) wave = 1;  // one chunk larger than a wave's budget still gets its scratch
+  *temp_bytes = static_cast<size_t>(layout.bytes(wave));
   return kSuccess;
+}
+
+Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes) {
+  return get_decompress_temp_size(num_chunks, max_uncompressed_chunk_bytes, DecompressOptions{}, temp_bytes);
 }
 
 Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, void* const* d_out_ptrs,
@@ -27,13 +106,56 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     return kInvalidArgument;
   }
   if (temp_bytes < kTempBytes || d_temp == nullptr) return kInvalidArgument;
-  const size_t blocks = (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock;
-  if (blocks > 0x7FFFFFFFull) return kInvalidArgument;
-  const DecompressParams params{d_in_ptrs, d_in_sizes, d_out_ptrs, d_out_capacities, d_out_sizes,
-                                d_statuses, num_chunks, options.verify_checksum};
-  decompress_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0,
-                              static_cast<cudaStream_t>(stream)>>>(params);
-  return static_cast<Result>(cudaGetLastError());
+  const auto s = static_cast<cudaStream_t>(stream);
+  DecompressParams params{d_in_ptrs, d_in_sizes, d_out_ptrs, d_out_capacities, d_out_sizes,
+                          d_statuses, num_chunks, options.verify_checksum, 0, nullptr};
+  if (!block_parallel_enabled(options) || options.max_uncompressed_chunk_bytes == 0) {
+    const size_t blocks = (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock;
+    if (blocks > 0x7FFFFFFFull) return kInvalidArgument;
+    decompress_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, s>>>(params);
+    return static_cast<Result>(cudaGetLastError());
+  }
+
+  // Block parallel, one wave of chunks after the other on the stream.
+  const WaveLayout layout(options.max_uncompressed_chunk_bytes);
+  const uint64_t wave = layout.wave_chunks(temp_bytes, num_chunks);
+  if (wave == 0) return kInvalidArgument;  // temp not asked with these options
+  auto* base = static_cast<uint8_t*>(d_temp);
+  BlockParallelParams bp{};
+  bp.max_chunk_bytes = layout.max_chunk_bytes;
+  bp.max_frames = layout.max_frames;
+  bp.max_blocks = layout.max_blocks;
+  bp.min_blocks = BpPolicy::kMinBlocks;
+  bp.plans = reinterpret_cast<ChunkPlan*>(base);
+  bp.frames = reinterpret_cast<FrameRecord*>(base + layout.plans(wave));
+  bp.blocks = reinterpret_cast<BlockRecord*>(base + layout.plans(wave) + layout.frames(wave));
+  bp.literals = base + layout.plans(wave) + layout.frames(wave) + layout.blocks(wave);
+  bp.triples = reinterpret_cast<SequenceTriple*>(base + layout.plans(wave) + layout.frames(wave) +
+                                                 layout.blocks(wave) + layout.literals(wave));
+  const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
+  for (size_t first = 0; first < num_chunks; first += wave) {
+    const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
+    bp.first_chunk = first;
+    bp.wave_chunks = n;
+    bp.p = params;
+    Result r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
+    if (r == kSuccess) {
+      r = launch_bp(sections_kernel<BpPolicy>, uint64_t{n} * bp.max_blocks, warps, BpPolicy::kThreads, bp, s);
+    }
+    if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, n, walk, walk, bp, s);
+    if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
+    if (r != kSuccess) return r;
+    // The chunks the walk left to the one-warp kernel.
+    DecompressParams rest = params;
+    rest.first_chunk = first;
+    rest.num_chunks = n;
+    rest.plans = bp.plans;
+    decompress_kernel<Policy><<<static_cast<unsigned>((n + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock),
+                                Policy::kThreads, 0, s>>>(rest);
+    r = static_cast<Result>(cudaGetLastError());
+    if (r != kSuccess) return r;
+  }
+  return kSuccess;
 }
 
 bool device_available() {

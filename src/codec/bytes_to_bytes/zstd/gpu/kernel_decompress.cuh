@@ -11,9 +11,9 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm)
     decompress_kernel(DecompressParams params) {
   __shared__ Workspace workspaces[Policy::kWarpsPerBlock];
   const uint32_t warp = threadIdx.x >> 5;
-  const size_t chunk = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (chunk >= params.num_chunks) return;  // whole warps leave together
-  AgentDecompress{workspaces[warp], params}.decode(chunk);
+  const size_t local = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
+  if (local >= params.num_chunks) return;  // whole warps leave together
+  AgentDecompress{workspaces[warp], params}.decode(local);
 }
 
 }  // namespace zarrgpu::zstd::gpu

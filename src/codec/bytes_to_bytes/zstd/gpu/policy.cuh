@@ -15,4 +15,21 @@ struct DecompressPolicySm90 {
   static_assert(kWarpsPerBlock * sizeof(Workspace) <= 48 * 1024, "static shared memory limit");
 };
 
+// The block-parallel decoder (kernel_block_parallel.cuh): the sections and
+// execution kernels reuse the warp-per-item shape above; walk and
+// resolution are one thread per chunk.
+struct BlockParallelPolicySm90 : DecompressPolicySm90 {
+  static constexpr int kWalkThreads = 128;
+  // Records per chunk: frames, and blocks of >= 16 KiB on average (libzstd
+  // writes 128 KiB blocks unless flushed); a chunk with more falls back.
+  static constexpr uint32_t kMaxFrames = 8;
+  static constexpr uint64_t kBytesPerBlockSlot = 16 * 1024;
+  static constexpr uint32_t kExtraBlockSlots = 16;
+  // A chunk of fewer blocks gains nothing from the split: one warp decodes it.
+  static constexpr uint32_t kMinBlocks = 2;
+  // Scratch of one wave of chunks (records, literals, triples: ~5x their
+  // output); a larger batch runs in several waves.
+  static constexpr uint64_t kWaveTempBytes = uint64_t{8} << 30;
+};
+
 }  // namespace zarrgpu::zstd::gpu

@@ -25,7 +25,20 @@ using zarrgpu::zstd::status_name;
 
 struct DecompressOptions {
   bool verify_checksum = true;  // check Content_Checksum (XXH64) where frames carry one
+  // Decode the blocks of a frame in parallel (walk, per-block entropy
+  // decoding, offset resolution, execution: decoder/frame_walk.hpp ff.)
+  // instead of one warp per chunk. Off until measured on a GPU; the
+  // environment variable ZARRGPU_ZSTD_BLOCK_PARALLEL=1 turns it on as well.
+  // Needs max_uncompressed_chunk_bytes below (without it the one-warp path
+  // runs) and the temp size asked with the same options.
+  bool block_parallel = false;
+  // The value given to get_decompress_temp_size; the block-parallel path
+  // lays out its scratch with it (chunks that decode to more fall back).
+  size_t max_uncompressed_chunk_bytes = 0;
 };
+
+// Whether decompress_async with these options runs the block-parallel path.
+bool block_parallel_enabled(const DecompressOptions& options);
 
 // Return value of the host calls: 0 on success, else a cudaError_t value
 // (or kInvalidArgument for bad arguments detected before any launch).
@@ -33,10 +46,15 @@ using Result = int;
 inline constexpr Result kSuccess = 0;
 inline constexpr Result kInvalidArgument = 1;  // == cudaErrorInvalidValue
 
-// Scratch bytes decompress_async needs for this many chunks. The decoder
-// keeps its tables in shared memory and decodes Huffman literals in place in
-// the output, so today this is a small constant; callers must still ask.
+// Scratch bytes decompress_async needs for this many chunks. The one-warp
+// decoder keeps its tables in shared memory and decodes Huffman literals in
+// place in the output, so it needs a small constant; callers must still ask.
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes);
+// The same for the given options: the block-parallel path needs scratch of
+// ~5x max_uncompressed_chunk_bytes per chunk of a wave (at most 8 GiB a
+// wave; a larger batch is decoded wave after wave).
+Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes,
+                                const DecompressOptions& options, size_t* temp_bytes);
 
 // Decodes chunk i from d_in_ptrs[i][0, d_in_sizes[i]) into
 // d_out_ptrs[i][0, d_out_capacities[i]). Each chunk may hold several
