@@ -79,15 +79,15 @@ Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk
     *temp_bytes = 0;
     return kSuccess;
   }
-  if (!block_parallel_enabled(options)) {
+  // As decompress_async decides: block parallel only with the chunk bound in the options.
+  if (!block_parallel_enabled(options) || options.max_uncompressed_chunk_bytes == 0 ||
+      max_uncompressed_chunk_bytes == 0) {
     *temp_bytes = kTempBytes;
     return kSuccess;
   }
-  if (max_uncompressed_chunk_bytes == 0) {
-    *temp_bytes = kTempBytes;
-    return kSuccess;
-  }
-  const WaveLayout layout(max_uncompressed_chunk_bytes);
+  const WaveLayout layout(max_uncompressed_chunk_bytes > options.max_uncompressed_chunk_bytes
+                               ? max_uncompressed_chunk_bytes
+                               : options.max_uncompressed_chunk_bytes);
   uint64_t wave = layout.wave_chunks(BpPolicy::kWaveTempBytes, num_chunks);
   if (wave == 0) wave = 1;  // one chunk larger than a wave's budget still gets its scratch
   *temp_bytes = static_cast<size_t>(layout.bytes(wave));

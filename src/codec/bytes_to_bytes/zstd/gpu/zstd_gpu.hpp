@@ -29,8 +29,8 @@ struct DecompressOptions {
   // decoding, offset resolution, execution: decoder/frame_walk.hpp ff.)
   // instead of one warp per chunk. Off until measured on a GPU; the
   // environment variable ZARRGPU_ZSTD_BLOCK_PARALLEL=1 turns it on as well.
-  // Needs max_uncompressed_chunk_bytes below (without it the one-warp path
-  // runs) and the temp size asked with the same options.
+  // Either way it runs only when max_uncompressed_chunk_bytes below is set
+  // (else the one-warp path runs), with the temp size asked with the same options.
   bool block_parallel = false;
   // The value given to get_decompress_temp_size; the block-parallel path
   // lays out its scratch with it (chunks that decode to more fall back).
