@@ -1,12 +1,16 @@
-// The CPU read pipeline: batches of chunks are fetched with one batched store
-// read, then decoded and placed in parallel. A chunk that is exactly a
-// contiguous run of the output is decoded straight into it; others decode
-// into a per-thread buffer and are copied out as a strided box. Missing
-// chunks (and missing inner chunks of shards) read as the fill value.
+// The CPU read pipeline. Every chunk is one task on the shared pool: read its
+// stored bytes (one pread into a per-thread buffer that is reused from chunk
+// to chunk) and decode them, so the I/O of one thread overlaps the decoding
+// of the others and at most one stored chunk per thread is in memory. A chunk
+// that is exactly a contiguous run of the output is decoded straight into it
+// (zstd writes the output itself); an uncompressed one ("bytes" alone) is
+// read straight into it. Other chunks decode into a per-thread buffer and are
+// copied out as a strided box. Missing chunks (and missing inner chunks of
+// shards) read as the fill value.
 //
 // Sharded arrays (sharding extension): the indexes of a batch of shards are
-// fetched in one batch (suffix ranges when the index is at the end), then the
-// byte ranges of just the inner chunks the selection touches, in one batch.
+// fetched in one batch (suffix ranges when the index is at the end), then each
+// inner chunk the selection touches is a task as above, reading its byte range.
 #include <algorithm>
 #include <cstring>
 #include <exception>
@@ -15,6 +19,7 @@
 #include "engine/array_state.hpp"
 #include "engine/place.hpp"
 #include "engine/thread_pool.hpp"
+#include "store/reusing_read.hpp"
 
 namespace zarrgpu::engine {
 
@@ -49,6 +54,33 @@ void fill_selected(const ReadContext& rc, const ChunkPlan& chunk, std::span<cons
   fill_box(rc.out.data() + b.out_offset * std::int64_t(es), b.out_strides, b.counts, rc.state.fill_element(), es);
 }
 
+// Per-thread buffers, reused from chunk to chunk: fresh memory for each chunk
+// costs a page fault per 4 KiB, as much as decoding it. Buffers above
+// kKeepBytes are released after use so that one huge chunk does not pin its
+// size on every thread for the life of the pool.
+constexpr std::size_t kKeepBytes = std::size_t(256) << 20;
+
+struct ThreadBuffers {
+  Bytes stored;   // a chunk's stored bytes
+  Bytes decoded;  // a decoded chunk that is not a contiguous run of the output
+};
+
+ThreadBuffers& thread_buffers() {
+  thread_local ThreadBuffers b;
+  return b;
+}
+
+void trim(Bytes& b) {
+  if (b.size() > kKeepBytes) b = Bytes();
+}
+
+// The chain stores the array's bytes as they are ("bytes" with native order,
+// no other codec): a stored chunk can be read straight into the output.
+bool stores_plain_bytes(const codec::CodecChain& chain) {
+  return chain.array_to_array().empty() && chain.bytes_to_bytes().empty() &&
+         chain.array_to_bytes().decode_is_copy(chain.representations().back());
+}
+
 // Decodes `stored` with `chain` and places the chunk's selected region.
 void decode_and_place(const ReadContext& rc, const codec::CodecChain& chain, const ChunkPlan& chunk,
                       std::span<const std::byte> stored) {
@@ -59,12 +91,13 @@ void decode_and_place(const ReadContext& rc, const codec::CodecChain& chain, con
     chain.decode(stored, rc.out.subspan(chunk.out_offset * es, nbytes));
     return;
   }
-  thread_local Bytes scratch;
-  scratch.resize(nbytes);
+  Bytes& scratch = thread_buffers().decoded;
+  store::reset_bytes(scratch, nbytes);
   chain.decode(stored, scratch.span());
   const auto b = chunk_boxes(chunk, shape, rc.plan.out_strides());
   copy_box(scratch.data() + b.chunk_offset * std::int64_t(es), b.chunk_strides,
            rc.out.data() + b.out_offset * std::int64_t(es), b.out_strides, b.counts, es);
+  trim(scratch);
 }
 
 std::vector<ReadResult> batched_read(const ReadContext& rc, std::span<const ReadInto> reqs) {
@@ -75,29 +108,32 @@ std::vector<ReadResult> batched_read(const ReadContext& rc, std::span<const Read
   }
 }
 
+// One chunk: fetch and decode (or fill), on the calling thread.
+void read_chunk(const ReadContext& rc, const codec::CodecChain& chain, bool plain, const ChunkPlan& chunk) {
+  const std::size_t nbytes = chain.chunk().nbytes();
+  if (plain && chunk.contiguous_in_output) {
+    const auto dest = rc.out.subspan(chunk.out_offset * rc.plan.element_size(), nbytes);
+    const auto got = store::read_whole_into(rc.store, chunk.key, dest);
+    if (!got) { fill_selected(rc, chunk, chain.chunk().shape); return; }
+    if (*got == nbytes) return;
+    // A stored chunk of the wrong size: decode it below, which says what is wrong.
+  }
+  Bytes& stored = thread_buffers().stored;
+  if (!store::read_reusing(rc.store, {chunk.key, ByteRange::all()}, stored)) {
+    fill_selected(rc, chunk, chain.chunk().shape);
+    return;
+  }
+  decode_and_place(rc, chain, chunk, stored.span());
+  trim(stored);
+}
+
 void read_chunks(const ReadContext& rc) {
   const auto& chain = rc.state.chain;
-  const std::uint64_t n = rc.plan.num_chunks();
-  const std::size_t batch = chunks_per_batch(chain.chunk().nbytes(), rc.threads);
-  std::vector<ChunkPlan> chunks;
-  std::vector<ReadInto> reqs;
-  for (std::uint64_t b0 = 0; b0 < n; b0 += batch) {
-    const std::size_t nb = std::size_t(std::min<std::uint64_t>(batch, n - b0));
-    chunks.resize(nb);
-    reqs.resize(nb);
-    for (std::size_t i = 0; i < nb; ++i) {
-      chunks[i] = rc.plan.chunk(b0 + i);
-      reqs[i] = {{chunks[i].key, ByteRange::all()}, {}};
-    }
-    auto res = batched_read(rc, reqs);
-    parallel_for(nb, [&](std::size_t i) {
-      with_chunk_context(rc, chunks[i].key, [&] {
-        if (!res[i].found) fill_selected(rc, chunks[i], chain.chunk().shape);
-        else decode_and_place(rc, chain, chunks[i], res[i].data.span());
-        res[i].data = Bytes();  // release the stored bytes early
-      });
-    }, rc.threads);
-  }
+  const bool plain = stores_plain_bytes(chain);
+  parallel_for(std::size_t(rc.plan.num_chunks()), [&](std::size_t i) {
+    const ChunkPlan chunk = rc.plan.chunk(i);
+    with_chunk_context(rc, chunk.key, [&] { read_chunk(rc, chain, plain, chunk); });
+  }, rc.threads);
 }
 
 // An inner chunk to fetch from a shard.
@@ -110,16 +146,49 @@ struct InnerRead {
 
 constexpr std::uint64_t kMissing = ~std::uint64_t{0};  // sharding spec: offset = nbytes = 2^64-1
 
+// One inner chunk: read its byte range of the shard and decode it (or fill).
+void read_inner_chunk(const ReadContext& rc, const std::string& key, const InnerRead& r) {
+  const auto& L = *rc.state.shard_layout;
+  const auto& chain = *rc.state.inner_chain;
+  if (r.missing) { fill_selected(rc, r.chunk, L.inner_chunk_shape); return; }
+  const std::size_t nbytes = chain.chunk().nbytes();
+  const ReadRequest req{key, ByteRange::of(r.offset, r.nbytes)};
+  Bytes& stored = thread_buffers().stored;
+  bool found;
+  try {
+    if (r.chunk.contiguous_in_output && r.nbytes == nbytes && stores_plain_bytes(chain)) {
+      const ReadInto into{req, rc.out.subspan(r.chunk.out_offset * rc.plan.element_size(), nbytes)};
+      auto got = rc.store.read(std::span(&into, 1));
+      // A shard that vanished between the two reads: its chunks are missing.
+      if (!got[0].found) fill_selected(rc, r.chunk, L.inner_chunk_shape);
+      return;
+    }
+    found = store::read_reusing(rc.store, req, stored);
+  } catch (const Error& e) {
+    // The index points past the end of the shard.
+    if (e.kind() != ErrorKind::io) throw;
+    throw Error(ErrorKind::corrupt_data, "shard index points past the end of the shard: " + e.cause(),
+                e.context()).with_context({"", "", "sharding_indexed", ""});
+  }
+  if (!found) { fill_selected(rc, r.chunk, L.inner_chunk_shape); return; }
+  decode_and_place(rc, chain, r.chunk, stored.span());
+  trim(stored);
+}
+
 void read_shards(const ReadContext& rc) {
   const auto& L = *rc.state.shard_layout;
-  const auto& inner_chain = *rc.state.inner_chain;
   const auto& index_chain = *rc.state.index_chain;
   const std::uint64_t index_size = rc.state.index_encoded_size;
   const std::uint64_t slots = L.num_inner_chunks();
   const auto& shard_shape = rc.plan.chunk_shape();
   const std::uint64_t n = rc.plan.num_chunks();
-  const std::size_t batch = std::max<std::size_t>(16, chunks_per_batch(index_chain.chunk().nbytes(), rc.threads));
-  const std::size_t inner_batch = chunks_per_batch(inner_chain.chunk().nbytes(), rc.threads);
+  // Shards per batch: enough inner chunks (at most `slots` each) that the
+  // barrier at the end of a batch idles threads for a small fraction of it,
+  // few enough that the batch's indexes and inner-chunk list stay small.
+  const unsigned threads = rc.threads ? rc.threads : ThreadPool::shared().size();
+  const std::uint64_t want_inner = std::max<std::uint64_t>(256, std::uint64_t(threads) * 32);
+  const std::size_t batch =
+      std::size_t(std::clamp<std::uint64_t>(want_inner / std::max<std::uint64_t>(slots, 1), 16, 4096));
   for (std::uint64_t b0 = 0; b0 < n; b0 += batch) {
     const std::size_t nb = std::size_t(std::min<std::uint64_t>(batch, n - b0));
     std::vector<ChunkPlan> shards(nb);
@@ -166,38 +235,12 @@ void read_shards(const ReadContext& rc) {
     std::vector<InnerRead> inner;
     for (auto& v : per_shard) for (auto& r : v) inner.push_back(std::move(r));
     per_shard.clear();
-    for (std::size_t c0 = 0; c0 < inner.size(); c0 += inner_batch) {
-      const std::size_t nc = std::min(inner_batch, inner.size() - c0);
-      std::vector<ReadInto> ireqs;
-      std::vector<std::size_t> slot(nc, SIZE_MAX);
-      for (std::size_t j = 0; j < nc; ++j) {
-        const auto& r = inner[c0 + j];
-        if (r.missing) continue;
-        slot[j] = ireqs.size();
-        ireqs.push_back({{shards[r.shard].key, ByteRange::of(r.offset, r.nbytes)}, {}});
-      }
-      std::vector<ReadResult> ires;
-      try {
-        ires = batched_read(rc, ireqs);
-      } catch (const Error& e) {
-        // The index points past the end of the shard.
-        if (e.kind() != ErrorKind::io) throw;
-        throw Error(ErrorKind::corrupt_data, "shard index points past the end of the shard: " + e.cause(),
-                    e.context()).with_context({"", "", "sharding_indexed", ""});
-      }
-      parallel_for(nc, [&](std::size_t j) {
-        const auto& r = inner[c0 + j];
-        const auto& key = shards[r.shard].key;
-        with_chunk_context(rc, key, [&] {
-          if (r.missing) { fill_selected(rc, r.chunk, L.inner_chunk_shape); return; }
-          auto& got = ires[slot[j]];
-          // A shard that vanished between the two reads: its chunks are missing.
-          if (!got.found) { fill_selected(rc, r.chunk, L.inner_chunk_shape); return; }
-          decode_and_place(rc, inner_chain, r.chunk, got.data.span());
-          got.data = Bytes();
-        });
-      }, rc.threads);
-    }
+    res.clear();
+    parallel_for(inner.size(), [&](std::size_t j) {
+      const auto& r = inner[j];
+      const auto& key = shards[r.shard].key;
+      with_chunk_context(rc, key, [&] { read_inner_chunk(rc, key, r); });
+    }, rc.threads);
   }
 }
 

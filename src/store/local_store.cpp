@@ -11,10 +11,12 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include "engine/thread_pool.hpp"
 #include "store/byte_range.hpp"
+#include "store/reusing_read.hpp"
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/store.hpp"
 
@@ -32,6 +34,7 @@ class Fd {
   ~Fd() { if (fd_ >= 0) ::close(fd_); }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& o) noexcept : fd_(o.release()) {}
   int get() const noexcept { return fd_; }
   int release() noexcept { int f = fd_; fd_ = -1; return f; }
 
@@ -39,9 +42,26 @@ class Fd {
   int fd_;
 };
 
-class LocalStore final : public Store {
+class LocalStore final : public Store, public ReusingReader {
  public:
   explicit LocalStore(fs::path root) : root_(std::move(root)), url_("file://" + root_.string()) {}
+
+  bool read_reusing(const ReadRequest& request, Bytes& buffer) override {
+    auto v = open_value(request.key);
+    if (!v) return false;
+    const auto r = resolve_range(request.range, v->size, request.key, url_);
+    reset_bytes(buffer, r.length);
+    pread_all(v->fd.get(), buffer.data(), r.length, r.offset, request.key);
+    return true;
+  }
+
+  std::optional<std::uint64_t> read_whole_into(std::string_view key, std::span<std::byte> dest) override {
+    const std::string k(key);
+    auto v = open_value(k);
+    if (!v) return std::nullopt;
+    if (v->size == dest.size()) pread_all(v->fd.get(), dest.data(), v->size, 0, k);
+    return v->size;
+  }
 
   std::vector<ReadResult> read(std::span<const ReadInto> requests) override {
     std::vector<ReadResult> out(requests.size());
@@ -133,20 +153,42 @@ class LocalStore final : public Store {
     throw Error(ErrorKind::io, "'" + std::string(key) + "': " + why, {"", std::string(key), "", url_});
   }
 
-  ReadResult read_one(const ReadInto& req) const {
-    const std::string& key = req.request.key;
+  // An open value: its descriptor and size; nullopt when the key is missing.
+  struct OpenValue {
+    Fd fd;
+    std::uint64_t size;
+  };
+  std::optional<OpenValue> open_value(const std::string& key) const {
     check_key(key, url_);
-    ReadResult res;
     Fd fd(::open(path_of(key).c_str(), O_RDONLY | O_CLOEXEC));
     if (fd.get() < 0) {
       // A missing chunk (or a directory where a file would be) is not an error.
-      if (errno == ENOENT || errno == ENOTDIR) return res;
+      if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
       fail(key, "cannot open: " + std::string(std::strerror(errno)));
     }
     struct stat st;
     if (::fstat(fd.get(), &st) != 0) fail(key, "cannot stat: " + std::string(std::strerror(errno)));
-    if (!S_ISREG(st.st_mode)) return res;  // a directory: no value under this key
-    const auto r = resolve_range(req.request.range, std::uint64_t(st.st_size), key, url_);
+    if (!S_ISREG(st.st_mode)) return std::nullopt;  // a directory: no value under this key
+    return OpenValue{Fd(fd.release()), std::uint64_t(st.st_size)};
+  }
+
+  void pread_all(int fd, std::byte* dst, std::uint64_t length, std::uint64_t offset, const std::string& key) const {
+    std::uint64_t done = 0;
+    while (done < length) {
+      const ssize_t n = ::pread(fd, dst + done, length - done, off_t(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(key, "read failed: " + std::string(std::strerror(errno)));
+      if (n == 0) fail(key, "file shrank while being read");
+      done += std::uint64_t(n);
+    }
+  }
+
+  ReadResult read_one(const ReadInto& req) const {
+    const std::string& key = req.request.key;
+    ReadResult res;
+    auto v = open_value(key);
+    if (!v) return res;
+    const auto r = resolve_range(req.request.range, v->size, key, url_);
     std::byte* dst;
     if (!req.dest.empty()) {
       if (req.dest.size() != r.length) {
@@ -160,14 +202,7 @@ class LocalStore final : public Store {
       res.data = Bytes(r.length);
       dst = res.data.data();
     }
-    std::uint64_t done = 0;
-    while (done < r.length) {
-      const ssize_t n = ::pread(fd.get(), dst + done, r.length - done, off_t(r.offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail(key, "read failed: " + std::string(std::strerror(errno)));
-      if (n == 0) fail(key, "file shrank while being read");
-      done += std::uint64_t(n);
-    }
+    pread_all(v->fd.get(), dst, r.length, r.offset, key);
     res.found = true;
     res.size = r.length;
     return res;
