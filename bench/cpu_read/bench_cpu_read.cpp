@@ -6,7 +6,8 @@
 // Reads every array of rank >= 3 under the group STORE (the ERA5-like
 // variables), R times, and prints the median decoded GB/s. With --ceiling it
 // also loads every chunk of those arrays into memory and decodes them with
-// ZSTD_decompressDCtx on N threads (zstd-compressed arrays only).
+// ZSTD_decompressDCtx on N threads (zstd-compressed arrays, and sharded arrays
+// whose inner chunks are zstd-compressed).
 #include <zstd.h>
 
 #include <algorithm>
@@ -128,19 +129,47 @@ int main(int argc, char** argv) try {
 
   double ceiling = 0;
   if (opt.ceiling) {
-    // Every stored chunk of the zstd arrays, in memory (no I/O in the timed loop).
+    // Every stored zstd chunk of the arrays, in memory (no I/O in the timed
+    // loop): whole chunks, or the inner chunks of shards whose index (at the
+    // end, bytes + crc32c) lists where they lie.
     std::vector<Bytes> chunks;
     std::size_t decoded_chunk_bytes = 0;
     for (const auto& a : arrays) {
       const auto& m = a.metadata();
-      if (m.codecs.empty() || m.codecs.back().name != "zstd") continue;
+      if (m.codecs.empty()) continue;
+      std::vector<std::uint64_t> chunk_shape = m.chunk_shape;
+      std::uint64_t inner_per_shard = 0;  // 0: not sharded
+      const CodecSpec& last = m.codecs.back();
+      if (last.name == "sharding_indexed") {
+        const json& cfg = last.configuration;
+        const json& inner = cfg.value("codecs", json::array());
+        if (inner.empty() || inner.back().value("name", "") != "zstd" || cfg.value("index_location", "end") != "end")
+          continue;
+        chunk_shape = cfg["chunk_shape"].get<std::vector<std::uint64_t>>();
+        inner_per_shard = 1;
+        for (std::size_t d = 0; d < chunk_shape.size(); ++d) inner_per_shard *= m.chunk_shape[d] / chunk_shape[d];
+      } else if (last.name != "zstd") {
+        continue;
+      }
       std::size_t chunk_bytes = size_of(m.data_type);
-      for (auto c : m.chunk_shape) chunk_bytes *= c;
+      for (auto c : chunk_shape) chunk_bytes *= c;
       decoded_chunk_bytes = std::max(decoded_chunk_bytes, chunk_bytes);
       std::string prefix = a.path().empty() ? "" : a.path() + "/";
       for (const auto& key : store->list(prefix)) {
         if (key.find("zarr.json") != std::string::npos || key.find(".z") != std::string::npos) continue;
-        if (auto b = store->get(key)) chunks.push_back(std::move(*b));
+        auto b = store->get(key);
+        if (!b) continue;
+        if (!inner_per_shard) { chunks.push_back(std::move(*b)); continue; }
+        const std::size_t index_bytes = inner_per_shard * 16 + 4;
+        if (b->size() < index_bytes) continue;
+        const std::byte* index = b->data() + b->size() - index_bytes;
+        for (std::uint64_t i = 0; i < inner_per_shard; ++i) {
+          std::uint64_t off, len;
+          std::memcpy(&off, index + 16 * i, 8);
+          std::memcpy(&len, index + 16 * i + 8, 8);
+          if (off == ~std::uint64_t{0} || off + len > b->size() - index_bytes) continue;
+          chunks.push_back(Bytes(b->data() + off, len));
+        }
       }
     }
     if (!chunks.empty()) ceiling = zstd_ceiling_gbps(chunks, decoded_chunk_bytes, opt.threads, opt.repeat);
