@@ -389,6 +389,32 @@ TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   }
 }
 
+// Frames of ~100 small blocks whose matches reach many blocks back: phase D
+// runs a warp per block, so blocks wait on the done flags of the blocks they
+// read, in chains; repeat offsets cross every block boundary (phase C's scan).
+TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
+  SKIP_WITHOUT_GPU();
+  std::vector<Case> cases;
+  Rng rng(5);
+  for (int i = 0; i < 24; ++i) {
+    FrameParams fp;
+    fp.level = i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 19;
+    fp.window_log = 23;
+    fp.checksum = i % 2 == 0;
+    fp.flush_every = 20 * 1024;
+    Case c;
+    c.expected = make_data(i % 2 == 0 ? DataKind::repetitive : DataKind::text, 2 * 1024 * 1024 - i * 1000, rng.next());
+    c.frame = compress(c.expected, fp);
+    c.capacity = c.expected.size();
+    c.what = "many blocks #" + std::to_string(i);
+    cases.push_back(std::move(c));
+  }
+  BatchResult r;
+  run_batch(cases, &r, false, /*block_parallel=*/true);
+  if (HasFatalFailure()) return;
+  expect_bit_exact(cases, r);
+}
+
 // Large multi-block chunks; bench/gpu/zstd.sh runs this one under
 // compute-sanitizer too (ZSTD_GPU_TEST_CHUNKS sets the size).
 TEST(ZstdGpuBlockParallel, LargeBatch) {

@@ -52,16 +52,24 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   std::vector<uint8_t> literals(plan.literals_bytes);
   std::vector<SequenceTriple> triples(plan.triples);
 
-  // B: every compressed block on its own (on the GPU: all at once).
+  // B and C1: every compressed block on its own (on the GPU: all at once).
   auto ws = std::make_unique<Workspace>();
   reset_workspace(*ws);
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
     decode_block_sections(SerialGroup{}, *ws, in, blocks.data(), b, frames[b.frame].block_size_max,
                           literals.data(), triples.data());
+    summarize_block(SerialGroup{}, *ws, b, triples.data());
   }
-  // C, then D over the blocks phase C validated, then the checksums.
-  resolve_chunk(plan, frames.data(), blocks.data(), triples.data(), capacity);
+  // C2 (scan over the chunk's blocks), C3 (every compressed block on its
+  // own), C4 (the verdict), then D over the blocks C4 validated (on the GPU
+  // all at once, each waiting for the blocks its matches read), then the checksums.
+  place_blocks(plan, frames.data(), blocks.data());
+  for (BlockRecord& b : blocks) {
+    if (b.type != BlockType::compressed) continue;
+    resolve_block(SerialGroup{}, *ws, frames[b.frame], b, triples.data(), capacity);
+  }
+  resolve_chunk(plan, frames.data(), blocks.data(), capacity);
   for (uint32_t i = 0; i < plan.valid_blocks; ++i) {
     execute_block(SerialGroup{}, *ws, in, blocks[i], literals.data(), triples.data(), out);
   }

@@ -1,64 +1,202 @@
-// Block-parallel decoding, phase C: one thread per chunk goes through the
-// chunk's frames and blocks in stream order with the results of phases A
-// and B, and does what needs the blocks before: the output offset of every
-// block (a running sum of decoded sizes), repeat offsets (§3.1.1.5, carried
-// from block to block), and every check that depends on where the output
-// stands — in decode_chunk()'s order, so that statuses are the same. It is
-// plain integer work over 12-byte triples, the only serial part left.
+// Block-parallel decoding, phase C: output offsets, repeat offsets
+// (§3.1.1.5) and every check that depends on where the output stands, with
+// the statuses decode_chunk() gives. Only the repeat offsets entering a
+// block and its output offset tie it to the blocks before it; both follow
+// from small per-block summaries, so C runs in four steps:
+//  C1 summarize_block() — a group per compressed block, after phase B: the
+//     block's repeat-offset map (repeat_offsets.hpp) and its match bytes.
+//  C2 place_blocks() — one thread per chunk, a scan over block summaries:
+//     every block's output offset and entering repeat offsets, as if every
+//     block before it were valid. Exact for each block up to the chunk's
+//     first error, which is all that C3 and C4 ever use.
+//  C3 resolve_block() — a group per compressed block: the block's checks
+//     and resolved offsets. The ranks split the sequences into runs and
+//     scan the runs' summaries the way C2 scans blocks.
+//  C4 resolve_chunk() — one thread per chunk: the first error in stream
+//     order, frame checks included, and the chunk's verdict.
 #pragma once
 
 #include "block.hpp"
 #include "config.hpp"
 #include "frame_walk.hpp"
+#include "repeat_offsets.hpp"
 #include "sequences.hpp"
+#include "workspace.hpp"
 
 namespace zarrgpu::zstd {
 
-// Validates one compressed block that starts at output offset op (frame
-// starts at frame_start) and resolves its offsets in place; *op advances.
-ZARRGPU_HD_INLINE Status resolve_block(const FrameRecord& fr, const BlockRecord& b, SequenceTriple* triples,
-                                       size_t capacity, size_t frame_start, size_t* op_io, uint32_t rep[3]) {
-  const size_t op_start = *op_io;
-  const size_t cap_left = capacity - op_start;
-  const bool capacity_bound = cap_left < fr.block_size_max;
-  const size_t room = capacity_bound ? cap_left : fr.block_size_max;
-  const Status room_error = capacity_bound ? Status::output_too_small : Status::corrupt_block;
-  if (b.status != Status::ok && b.stage == SectionStage::literals_header) return b.status;
-  const bool huffman = b.literals_type == LiteralsType::compressed || b.literals_type == LiteralsType::treeless;
-  if (huffman && b.literals_size > room) return Status::output_too_small;
-  if (b.status != Status::ok && b.stage == SectionStage::literals_data) return b.status;
-  if (b.literals_size > room) return room_error;
-  if (b.status != Status::ok) return b.status;
-
-  const size_t lit_size = b.literals_size;
-  const size_t match_room = room - lit_size;
-  size_t matched = 0, cur_lit = 0, cur_op = op_start;
-  SequenceTriple* t = triples + b.triples_offset;
-  for (uint32_t i = 0; i < b.sequence_count; ++i) {
-    // triples_bound(): an error comes before i reaches triples_capacity.
-    if (i >= b.triples_capacity) return Status::corrupt_sequences;
-    const uint32_t ll = t[i].literals_length, ml = t[i].match_length;
-    const uint32_t offset = resolve_offset(t[i].offset, ll, rep);
-    if (ll > lit_size - cur_lit) return Status::corrupt_sequences;
-    cur_lit += ll;
-    cur_op += ll;
-    if (ml > match_room - matched) return room_error;
-    if (offset == 0 || offset > cur_op - frame_start || offset > fr.window_size) return Status::offset_out_of_range;
-    matched += ml;
-    cur_op += ml;
-    t[i].offset = offset;
-  }
-  if (b.sequence_count > 0 && !b.bitstream_exact) return Status::corrupt_sequences;
-  *op_io = op_start + lit_size + matched;
-  return Status::ok;
+// Rank `rank`'s run [lo, hi) of n sequences.
+ZARRGPU_HD_INLINE void rank_run(uint32_t n, uint32_t rank, uint32_t ranks, uint32_t* lo, uint32_t* hi) {
+  *lo = static_cast<uint32_t>(uint64_t{n} * rank / ranks);
+  *hi = static_cast<uint32_t>(uint64_t{n} * (rank + 1) / ranks);
 }
 
-// Phase C for a chunk: sets every valid block's output_offset and every
-// frame's output_start, and plan.resolve_status, valid_blocks, valid_frames,
-// decoded_size. The status is final unless a checksum of a valid frame fails.
-ZARRGPU_HD_INLINE void resolve_chunk(ChunkPlan& plan, FrameRecord* frames, BlockRecord* blocks,
-                                     SequenceTriple* triples, size_t capacity) {
-  size_t op = 0;
+// Each rank summarizes triples [lo, hi); returns the summary of the runs of
+// the ranks before it. Rank 0 also gets the whole block's in *total.
+template <class G>
+ZARRGPU_HD ResolutionRun scan_runs(G g, Workspace& ws, const SequenceTriple* t, uint32_t lo, uint32_t hi,
+                                   ResolutionRun* total) {
+  static_assert(G::kSize <= kResolutionRanks, "one ResolutionRun slot per rank");
+  ResolutionRun run{repeat_identity(), 0, 0};
+  for (uint32_t i = lo; i < hi; ++i) {
+    const SequenceTriple s = t[i];
+    repeat_step(run.map, s.offset, s.literals_length);
+    run.literals += s.literals_length;
+    run.matches += s.match_length;
+  }
+  g.sync();  // earlier users of ws.scratch are done
+  ws.scratch.runs[g.rank()] = run;
+  g.sync();
+  if (g.rank() == 0) {
+    ResolutionRun acc{repeat_identity(), 0, 0};
+    for (uint32_t r = 0; r < G::kSize; ++r) {
+      const ResolutionRun own = ws.scratch.runs[r];
+      ws.scratch.runs[r] = acc;
+      acc.map = repeat_compose(acc.map, own.map);
+      acc.literals += own.literals;
+      acc.matches += own.matches;
+    }
+    if (total != nullptr) *total = acc;
+  }
+  g.sync();
+  const ResolutionRun before = ws.scratch.runs[g.rank()];
+  g.sync();  // every rank has its prefix before ws.scratch is reused
+  return before;
+}
+
+// C1 for compressed block b (phase B done). A block that phase B failed is
+// never passed by C2's exact prefix, so its summary is the identity.
+template <class G>
+ZARRGPU_HD void summarize_block(G g, Workspace& ws, BlockRecord& b, const SequenceTriple* triples) {
+  const uint32_t n = b.status != Status::ok               ? 0u
+                     : b.sequence_count < b.triples_capacity ? b.sequence_count
+                                                             : b.triples_capacity;
+  uint32_t lo = 0, hi = 0;
+  rank_run(n, g.rank(), G::kSize, &lo, &hi);
+  ResolutionRun total{repeat_identity(), 0, 0};
+  scan_runs(g, ws, triples + b.triples_offset, lo, hi, &total);
+  if (g.rank() == 0) {
+    b.repeat_map = total.map;
+    b.match_bytes = total.matches;
+  }
+  g.sync();
+}
+
+// C2 for a chunk (C1 done for every compressed block).
+ZARRGPU_HD_INLINE void place_blocks(const ChunkPlan& plan, FrameRecord* frames, BlockRecord* blocks) {
+  uint64_t op = 0;
+  for (uint32_t f = 0; f < plan.frame_count; ++f) {
+    FrameRecord& fr = frames[f];
+    fr.output_start = op;
+    uint32_t rep[3] = {1, 4, 8};  // §3.1.1.5: every frame starts with these
+    for (uint32_t i = 0; i < fr.block_count; ++i) {
+      BlockRecord& b = blocks[fr.first_block + i];
+      b.output_offset = op;
+      for (uint32_t s = 0; s < 3; ++s) b.repeat_in[s] = rep[s];
+      if (b.type == BlockType::compressed) {
+        op += b.literals_size + b.match_bytes;
+        uint32_t next[3];
+        repeat_apply(b.repeat_map, rep, next);
+        for (uint32_t s = 0; s < 3; ++s) rep[s] = next[s];
+      } else {
+        op += b.size;
+      }
+    }
+  }
+}
+
+// C3 for compressed block b of frame fr (C2 done): b.resolve_status, b.reach,
+// and the resolved offsets of its triples. The checks and their order are
+// those of a serial pass over the sequences; each rank checks its run from
+// the exact state before it, and the lowest failing index wins — runs after
+// a failure may see garbage and fail too, but never at a lower index.
+template <class G>
+ZARRGPU_HD void resolve_block(G g, Workspace& ws, const FrameRecord& fr, BlockRecord& b, SequenceTriple* triples,
+                              size_t capacity) {
+  const uint64_t op_start = b.output_offset;
+  Status pre = Status::ok;
+  uint64_t room = 0;
+  Status room_error = Status::corrupt_block;
+  if (op_start > capacity) {
+    pre = Status::output_too_small;  // only past an earlier error, which C4 meets first
+  } else {
+    const uint64_t cap_left = capacity - op_start;
+    const bool capacity_bound = cap_left < fr.block_size_max;
+    room = capacity_bound ? cap_left : fr.block_size_max;
+    room_error = capacity_bound ? Status::output_too_small : Status::corrupt_block;
+    const bool huffman = b.literals_type == LiteralsType::compressed || b.literals_type == LiteralsType::treeless;
+    if (b.status != Status::ok && b.stage == SectionStage::literals_header) pre = b.status;
+    else if (huffman && b.literals_size > room) pre = Status::output_too_small;
+    else if (b.status != Status::ok && b.stage == SectionStage::literals_data) pre = b.status;
+    else if (b.literals_size > room) pre = room_error;
+    else if (b.status != Status::ok) pre = b.status;
+  }
+  if (pre != Status::ok) {
+    if (g.rank() == 0) {
+      b.resolve_status = pre;
+      b.reach = op_start;
+    }
+    g.sync();
+    return;
+  }
+
+  const uint64_t lit_size = b.literals_size;
+  const uint64_t match_room = room - lit_size;
+  const uint64_t frame_start = fr.output_start;
+  const uint32_t n = b.sequence_count < b.triples_capacity ? b.sequence_count : b.triples_capacity;
+  SequenceTriple* t = triples + b.triples_offset;
+  uint32_t lo = 0, hi = 0;
+  rank_run(n, g.rank(), G::kSize, &lo, &hi);
+  const ResolutionRun before = scan_runs(g, ws, t, lo, hi, nullptr);
+  uint32_t rep[3];
+  repeat_apply(before.map, b.repeat_in, rep);
+  uint64_t cur_lit = before.literals, matched = before.matches;
+  ResolutionError e{~uint64_t{0}, ~0u, static_cast<uint32_t>(Status::ok)};
+  for (uint32_t i = lo; i < hi; ++i) {
+    const SequenceTriple s = t[i];
+    const uint32_t offset = resolve_offset(s.offset, s.literals_length, rep);
+    Status st = Status::ok;
+    if (cur_lit + s.literals_length > lit_size) st = Status::corrupt_sequences;
+    cur_lit += s.literals_length;
+    const uint64_t cur_op = op_start + cur_lit + matched;
+    if (st == Status::ok && matched + s.match_length > match_room) st = room_error;
+    if (st == Status::ok && (offset == 0 || offset > cur_op - frame_start || offset > fr.window_size)) {
+      st = Status::offset_out_of_range;
+    }
+    if (st != Status::ok) {
+      e.index = i;
+      e.status = static_cast<uint32_t>(st);
+      break;
+    }
+    if (cur_op - offset < e.reach) e.reach = cur_op - offset;
+    matched += s.match_length;
+    t[i].offset = offset;
+  }
+  ws.scratch.errors[g.rank()] = e;  // scan_runs ended with a sync
+  g.sync();
+  if (g.rank() == 0) {
+    ResolutionError first{op_start, ~0u, static_cast<uint32_t>(Status::ok)};
+    for (uint32_t r = 0; r < G::kSize; ++r) {
+      const ResolutionError x = ws.scratch.errors[r];
+      if (x.index < first.index) first.index = x.index, first.status = x.status;
+      if (x.reach < first.reach) first.reach = x.reach;
+    }
+    Status st = static_cast<Status>(first.status);
+    // triples_bound(): past triples_capacity a sequence is an error.
+    if (first.index == ~0u && b.sequence_count > b.triples_capacity) st = Status::corrupt_sequences;
+    if (st == Status::ok && b.sequence_count > 0 && !b.bitstream_exact) st = Status::corrupt_sequences;
+    b.resolve_status = st;
+    b.reach = first.reach;
+  }
+  g.sync();
+}
+
+// C4 for a chunk (C3 done for every compressed block): plan.resolve_status,
+// valid_blocks, valid_frames, decoded_size, and the valid frames'
+// output_size. The status is final unless a checksum of a valid frame fails.
+ZARRGPU_HD_INLINE void resolve_chunk(ChunkPlan& plan, FrameRecord* frames, const BlockRecord* blocks,
+                                     size_t capacity) {
+  uint64_t op = 0;
   plan.valid_blocks = 0;
   plan.valid_frames = 0;
   plan.decoded_size = 0;
@@ -67,14 +205,11 @@ ZARRGPU_HD_INLINE void resolve_chunk(ChunkPlan& plan, FrameRecord* frames, Block
     FrameRecord& fr = frames[f];
     const bool last = f + 1 == plan.frame_count;
     if (fr.has_content_size && fr.content_size > capacity - op) return finish(Status::output_too_small);
-    fr.output_start = op;
-    uint32_t rep[3] = {1, 4, 8};
     for (uint32_t i = 0; i < fr.block_count; ++i) {
-      BlockRecord& b = blocks[fr.first_block + i];
-      b.output_offset = op;
+      const BlockRecord& b = blocks[fr.first_block + i];
       if (b.type == BlockType::compressed) {
-        const Status st = resolve_block(fr, b, triples, capacity, fr.output_start, &op, rep);
-        if (st != Status::ok) return finish(st);
+        if (b.resolve_status != Status::ok) return finish(b.resolve_status);
+        op += b.literals_size + b.match_bytes;
       } else {
         if (b.size > capacity - op) return finish(Status::output_too_small);
         op += b.size;

@@ -6,6 +6,7 @@
 #include "config.hpp"
 #include "fse.hpp"
 #include "huffman.hpp"
+#include "repeat_offsets.hpp"
 
 namespace zarrgpu::zstd {
 
@@ -23,6 +24,20 @@ struct SequenceBatch {
   uint32_t segment_start[2 * kSequenceBatch];
 };
 
+// Phase C (sequence_resolution.hpp): what each rank hands to the others
+// about its run of a block's sequences. A group has at most this many ranks.
+inline constexpr uint32_t kResolutionRanks = 32;
+struct ResolutionRun {
+  RepeatMap map;      // of the run's sequences, then (after the scan) of all before the run
+  uint64_t literals;  // Literals_Length of the run, then before it
+  uint64_t matches;   // Match_Length likewise
+};
+struct ResolutionError {
+  uint64_t reach;     // lowest output byte the rank's valid matches read
+  uint32_t index;     // first sequence of the rank's run that fails (~0u: none)
+  uint32_t status;
+};
+
 // Which table a slot holds, so that predefined tables are not rebuilt.
 enum class TableKind : uint8_t { none = 0, predefined = 1, built = 2 };
 
@@ -34,6 +49,8 @@ struct Workspace {
   union {
     HuffmanScratch huffman;
     int16_t norm[64];
+    ResolutionRun runs[kResolutionRanks];
+    ResolutionError errors[kResolutionRanks];
   } scratch;
   SequenceBatch batch;
   uint32_t huffman_log;
