@@ -126,7 +126,8 @@ ZARRGPU_HD void execute_sequences(G g, const SequenceBatch& b, uint32_t count, u
   // 1. Literals: literal k of the batch belongs to the first sequence i with
   // literals_end[i] > k and goes to k plus the match bytes before sequence i.
   {
-    const uint8_t* src = lit.data + *lit_pos;
+    // RLE literals have no data pointer: no arithmetic on it (null + n is UB).
+    const uint8_t* src = (lit.rle || lit.data == nullptr) ? nullptr : lit.data + *lit_pos;
     uint32_t owner = 0;
     for (uint32_t pass = 0; pass < literals; pass += kLiteralsStride) {
       uint8_t v[kLiteralsUnroll];
