@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import _zarrgpu
+from ._node import Node
 from ._device import Device, describe_cuda_array_interface, describe_dlpack, parse_device, stream_handle, to_host
 from ._dtypes import numpy_dtype
 from ._indexing import normalize_key
@@ -39,7 +40,7 @@ def _executor() -> concurrent.futures.ThreadPoolExecutor:
         return _pool
 
 
-class Array:
+class Array(Node):
     """An array in a Zarr store (format 2 or 3). Open with :func:`zarrgpu.open`.
 
     ``a[...]`` reads to a NumPy array; ``a.read(sel, device="cuda")`` reads to a
@@ -94,10 +95,6 @@ class Array:
         return tuple(self._meta["chunk_shape"]) if inner_chunk_shape(self._meta) else None
 
     @property
-    def attrs(self) -> dict:
-        return dict(self._meta["attributes"])
-
-    @property
     def codecs(self) -> list[dict]:
         """The format 3 codec chain (format 2 arrays: the equivalent chain) as dicts."""
         return [dict(c) for c in self._meta["codecs"]]
@@ -125,18 +122,6 @@ class Array:
     def fill_value(self) -> Any:
         """A NumPy scalar of the array's dtype; None for a format 2 ``null`` fill value."""
         return _fill_value(self._meta["fill_value"], self._meta["data_type"])
-
-    @property
-    def zarr_format(self) -> int:
-        return self._meta["zarr_format"]
-
-    @property
-    def path(self) -> str:
-        return self._core.path
-
-    @property
-    def name(self) -> str:
-        return "/" + self.path
 
     @property
     def basename(self) -> str:

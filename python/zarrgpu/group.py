@@ -6,11 +6,12 @@ import posixpath
 from typing import Any, Iterator
 
 from . import _zarrgpu
+from ._node import Node
 from .array import Array
 from .errors import NotFoundError
 
 
-class Group:
+class Group(Node):
     """A group in a Zarr store (format 2 or 3). ``g["a/b"]`` opens a member."""
 
     def __init__(self, core: _zarrgpu.Group, url: str, mode: str = "r"):
@@ -19,22 +20,6 @@ class Group:
         self._mode = mode
         self._meta = core.metadata
         self._tree: dict | None = None
-
-    @property
-    def attrs(self) -> dict:
-        return dict(self._meta["attributes"])
-
-    @property
-    def zarr_format(self) -> int:
-        return self._meta["zarr_format"]
-
-    @property
-    def path(self) -> str:
-        return self._core.path
-
-    @property
-    def name(self) -> str:
-        return "/" + self.path
 
     @property
     def store(self) -> str:
