@@ -22,9 +22,15 @@
 namespace zarrgpu::zstd {
 
 // (Literals_Length, Match_Length, Offset_Value) of one sequence; phase C
-// replaces Offset_Value by the resolved offset (§3.1.1.5).
+// replaces Offset_Value by the resolved offset (§3.1.1.5), and phase D1
+// (block_execution.hpp) Literals_Length by where the match starts in the
+// output, counted from the block's start: the form in which phase D2 finds
+// the sequence that wrote a byte of an earlier block by binary search.
 struct SequenceTriple {
-  uint32_t literals_length;
+  union {
+    uint32_t literals_length;  // phases B and C
+    uint32_t match_start;      // after D1
+  };
   uint32_t match_length;
   uint32_t offset;
 };

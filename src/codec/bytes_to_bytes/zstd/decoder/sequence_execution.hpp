@@ -102,100 +102,123 @@ ZARRGPU_HD_INLINE int64_t match_source(uint32_t start, uint32_t offset, uint32_t
   return static_cast<int64_t>(start) - offset + (t >= offset ? t % offset : t);
 }
 
-// Executes a batch of `count` validated sequences at out + *op, the whole
-// group on all of the batch at once instead of sequence after sequence:
-//  1. every literal of the batch goes to its place. Each literal's
-//     destination is at or before its source (in-place literals: the
-//     sequence decoder checked that the write position never passes the
-//     literals read position), and both grow with the literal's index, so a
-//     pass that loads its strides before storing them never clobbers a
-//     literal that is still to be read.
-//  2. every match byte of the batch: its source byte is followed back
-//     through the batch's earlier matches until it lands on a byte that is
-//     final — before the batch, or a literal of the batch — and copied from
-//     there. Reads and writes of this pass touch disjoint bytes.
+// A batch of `count` validated sequences at `base` (sequence_execution's
+// batch form: the whole group on all of the batch at once instead of
+// sequence after sequence), in two passes:
+//  1. place_batch_literals(): every literal of the batch goes to its place.
+//  2. execute_batch_matches(): every match byte of the batch. Its source is
+//     followed back through the batch's earlier matches until it lands on a
+//     byte that is final — a literal of the batch, or a byte before the
+//     batch — and copied from there. Reads and writes of this pass touch
+//     disjoint bytes.
+// execute_sequences() runs both; the block-parallel decoder runs pass 1 for
+// every block of a chunk before pass 2 of any (block_execution.hpp).
+
+// Pass 1. Literal k of the batch belongs to the first sequence i with
+// literals_end[i] > k and goes to k plus the match bytes before sequence i.
+// In-place literals (lit.in_output): each literal's destination is at or
+// before its source (the sequence decoder checked that the write position
+// never passes the literals read position), and both grow with the
+// literal's index, so a pass that loads its strides before storing them
+// never clobbers a literal that is still to be read.
+template <class G>
+ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count, uint8_t* base, const Literals& lit,
+                                     size_t lit_pos) {
+  constexpr uint32_t kLiteralsStride = G::kSize * kLiteralsUnroll;
+  const uint32_t literals = b.literals_end[count - 1];
+  // RLE literals have no data pointer: no arithmetic on it (null + n is UB).
+  const uint8_t* src = (lit.rle || lit.data == nullptr) ? nullptr : lit.data + lit_pos;
+  uint32_t owner = 0;
+  for (uint32_t pass = 0; pass < literals; pass += kLiteralsStride) {
+    uint8_t v[kLiteralsUnroll];
+    uint32_t dst[kLiteralsUnroll];
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kLiteralsUnroll; ++u) {
+      const uint32_t k = pass + u * G::kSize + g.rank();
+      dst[u] = ~0u;
+      if (k < literals) {
+        while (b.literals_end[owner] <= k) ++owner;
+        dst[u] = k + (owner > 0 ? b.matches_end[owner - 1] : 0u);
+        v[u] = lit.rle ? lit.rle_byte : src[k];
+      }
+    }
+    if (lit.in_output) g.sync();  // this pass's literals are loaded before any is overwritten
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kLiteralsUnroll; ++u) {
+      if (dst[u] != ~0u) base[dst[u]] = v[u];
+    }
+  }
+}
+
+// Where pass 2 reads a byte that lies before the batch (q < 0, relative to
+// the batch's base): the identity when everything before the batch is
+// final, as in one-thread or one-group decoding of a frame.
+struct BeforeBatchIsFinal {
+  ZARRGPU_HD_INLINE int64_t operator()(int64_t q) const { return q; }
+};
+
+// Pass 2. Match byte k belongs to the first sequence i with matches_end[i] > k.
+// The literals of the batch are in place. resolve(q) maps a position before
+// the batch to one holding the same byte that is final already.
+template <class G, class Resolve = BeforeBatchIsFinal>
+ZARRGPU_HD void execute_batch_matches(G g, const SequenceBatch& b, uint32_t count, uint8_t* base,
+                                      Resolve&& resolve = BeforeBatchIsFinal{}) {
+  constexpr uint32_t kMatchesStride = G::kSize * kMatchesUnroll;
+  const uint32_t matches = b.matches_end[count - 1];
+  uint32_t owner = 0;
+  for (uint32_t pass = 0; pass < matches; pass += kMatchesStride) {
+    uint8_t v[kMatchesUnroll];
+    uint32_t dst[kMatchesUnroll];
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kMatchesUnroll; ++u) {
+      const uint32_t k = pass + u * G::kSize + g.rank();
+      dst[u] = ~0u;
+      if (k < matches) {
+        while (b.matches_end[owner] <= k) ++owner;
+        const uint32_t t = k - (owner > 0 ? b.matches_end[owner - 1] : 0u);
+        const uint32_t start = b.segment_start[2 * owner + 1];
+        dst[u] = start + t;
+        int64_t q = match_source(start, b.offset[owner], t);
+        uint32_t segment = 2 * owner + 1;
+        // q < the start of `segment`: it lies before the batch, in a
+        // literal segment, or in an earlier match, which repeats a byte
+        // further back still.
+        while (q >= 0) {
+          segment = find_segment(b, segment, static_cast<uint32_t>(q));
+          if ((segment & 1u) == 0) break;
+          const uint32_t m_start = b.segment_start[segment];
+          q = match_source(m_start, b.offset[segment >> 1], static_cast<uint32_t>(q) - m_start);
+        }
+        if (q < 0) q = resolve(q);
+        v[u] = base[q];
+      }
+    }
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kMatchesUnroll; ++u) {
+      if (dst[u] != ~0u) base[dst[u]] = v[u];
+    }
+  }
+}
+
+// Both passes at out + *op, everything before the batch final; advances
+// *op and *lit_pos past the batch.
 template <class G>
 ZARRGPU_HD void execute_sequences(G g, const SequenceBatch& b, uint32_t count, uint8_t* out, size_t* op,
                                   const Literals& lit, size_t* lit_pos) {
-  constexpr uint32_t kLiteralsStride = G::kSize * kLiteralsUnroll;
-  constexpr uint32_t kMatchesStride = G::kSize * kMatchesUnroll;
   uint8_t* const base = out + *op;
-  const uint32_t literals = b.literals_end[count - 1];
-  const uint32_t matches = b.matches_end[count - 1];
-
-  // 1. Literals: literal k of the batch belongs to the first sequence i with
-  // literals_end[i] > k and goes to k plus the match bytes before sequence i.
-  {
-    // RLE literals have no data pointer: no arithmetic on it (null + n is UB).
-    const uint8_t* src = (lit.rle || lit.data == nullptr) ? nullptr : lit.data + *lit_pos;
-    uint32_t owner = 0;
-    for (uint32_t pass = 0; pass < literals; pass += kLiteralsStride) {
-      uint8_t v[kLiteralsUnroll];
-      uint32_t dst[kLiteralsUnroll];
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
-      for (uint32_t u = 0; u < kLiteralsUnroll; ++u) {
-        const uint32_t k = pass + u * G::kSize + g.rank();
-        dst[u] = ~0u;
-        if (k < literals) {
-          while (b.literals_end[owner] <= k) ++owner;
-          dst[u] = k + (owner > 0 ? b.matches_end[owner - 1] : 0u);
-          v[u] = lit.rle ? lit.rle_byte : src[k];
-        }
-      }
-      if (lit.in_output) g.sync();  // this pass's literals are loaded before any is overwritten
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
-      for (uint32_t u = 0; u < kLiteralsUnroll; ++u) {
-        if (dst[u] != ~0u) base[dst[u]] = v[u];
-      }
-    }
-  }
+  place_batch_literals(g, b, count, base, lit, *lit_pos);
   g.sync();  // the literals are in place before matches read them
-
-  // 2. Matches: match byte k belongs to the first sequence i with matches_end[i] > k.
-  {
-    uint32_t owner = 0;
-    for (uint32_t pass = 0; pass < matches; pass += kMatchesStride) {
-      uint8_t v[kMatchesUnroll];
-      uint32_t dst[kMatchesUnroll];
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
-      for (uint32_t u = 0; u < kMatchesUnroll; ++u) {
-        const uint32_t k = pass + u * G::kSize + g.rank();
-        dst[u] = ~0u;
-        if (k < matches) {
-          while (b.matches_end[owner] <= k) ++owner;
-          const uint32_t t = k - (owner > 0 ? b.matches_end[owner - 1] : 0u);
-          const uint32_t start = b.segment_start[2 * owner + 1];
-          dst[u] = start + t;
-          int64_t q = match_source(start, b.offset[owner], t);
-          uint32_t segment = 2 * owner + 1;
-          // q < the start of `segment`: it lies before the batch, in a
-          // literal segment, or in an earlier match, which repeats a byte
-          // further back still.
-          while (q >= 0) {
-            segment = find_segment(b, segment, static_cast<uint32_t>(q));
-            if ((segment & 1u) == 0) break;
-            const uint32_t m_start = b.segment_start[segment];
-            q = match_source(m_start, b.offset[segment >> 1], static_cast<uint32_t>(q) - m_start);
-          }
-          v[u] = base[q];
-        }
-      }
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
-      for (uint32_t u = 0; u < kMatchesUnroll; ++u) {
-        if (dst[u] != ~0u) base[dst[u]] = v[u];
-      }
-    }
-  }
-  *op += literals + matches;
-  *lit_pos += literals;
+  execute_batch_matches(g, b, count, base);
+  *op += b.literals_end[count - 1] + b.matches_end[count - 1];
+  *lit_pos += b.literals_end[count - 1];
 }
 
 }  // namespace zarrgpu::zstd

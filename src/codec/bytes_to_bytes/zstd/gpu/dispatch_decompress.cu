@@ -5,9 +5,9 @@
 // parallel (kernel_block_parallel.cuh), when asked: per wave of chunks, walk
 // (thread per chunk) -> sections and C1 (warp per block) -> C2 placement
 // (thread per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
-// per chunk) -> execution (warp per block, ticket ordered, each batch
-// waiting on the progress counters of the blocks it reads) -> checksums
-// (warp per chunk), then the one-warp kernel
+// per chunk) -> D1 literals (warp per block) -> D2 matches (warp per block,
+// reading earlier blocks through their sequences, never waiting) ->
+// checksums (warp per chunk), then the one-warp kernel
 // for the chunks the walk left to it (fewer than kMinBlocks blocks, or more
 // records or scratch than the wave has room for: statuses stay exact).
 #include <cuda_runtime.h>
@@ -45,10 +45,8 @@ struct WaveLayout {
   uint64_t blocks(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockRecord)); }
   uint64_t literals(uint64_t chunks) const { return align_up(chunks * max_chunk_bytes); }
   uint64_t triples(uint64_t chunks) const { return align_up(chunks * (max_chunk_bytes / 3) * sizeof(SequenceTriple)); }
-  // Phase D's ticket counter (first 256 bytes), then a progress counter per block slot.
-  uint64_t flags(uint64_t chunks) const { return 256 + align_up(chunks * max_blocks * sizeof(uint32_t)); }
   uint64_t bytes(uint64_t chunks) const {
-    return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + flags(chunks);
+    return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks);
   }
   // Chunks per wave in temp_bytes of scratch (0: not even one fits).
   uint64_t wave_chunks(uint64_t temp_bytes, uint64_t num_chunks) const {
@@ -137,10 +135,6 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.literals = base + layout.plans(wave) + layout.frames(wave) + layout.blocks(wave);
   bp.triples = reinterpret_cast<SequenceTriple*>(base + layout.plans(wave) + layout.frames(wave) +
                                                  layout.blocks(wave) + layout.literals(wave));
-  uint8_t* const flags = base + layout.plans(wave) + layout.frames(wave) + layout.blocks(wave) +
-                         layout.literals(wave) + layout.triples(wave);
-  bp.ticket = reinterpret_cast<unsigned long long*>(flags);
-  bp.block_done = reinterpret_cast<uint32_t*>(flags + 256);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
@@ -148,12 +142,12 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     bp.wave_chunks = n;
     bp.p = params;
     const uint64_t slots = uint64_t{n} * bp.max_blocks;
-    Result r = static_cast<Result>(cudaMemsetAsync(flags, 0, layout.flags(n), s));
-    if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
+    Result r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(sections_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
+    if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r != kSuccess) return r;

@@ -42,12 +42,25 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockPara
   if (c < bp.wave_chunks) AgentBlockParallel{bp}.verdict(c);
 }
 
-// One warp per block slot; which block a warp runs comes from the ticket
-// counter, not from its index (see AgentBlockParallel::execute).
+// Phase D: one warp per block slot, each with a SequenceBatch of shared
+// memory (not a whole Workspace): more warps per SM than the table-building
+// kernels.
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
-  __shared__ Workspace workspaces[Policy::kWarpsPerBlock];
-  AgentBlockParallel{bp}.execute(workspaces[threadIdx.x >> 5]);
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) literals_kernel(BlockParallelParams bp) {
+  __shared__ SequenceBatch batches[Policy::kWarpsPerBlock];
+  const uint32_t warp = threadIdx.x >> 5;
+  const size_t slot = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
+  if (slot >= bp.wave_chunks * bp.max_blocks) return;
+  AgentBlockParallel{bp}.write_literals(batches[warp], slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks));
+}
+
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
+  __shared__ SequenceBatch batches[Policy::kWarpsPerBlock];
+  const uint32_t warp = threadIdx.x >> 5;
+  const size_t slot = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
+  if (slot >= bp.wave_chunks * bp.max_blocks) return;
+  AgentBlockParallel{bp}.execute(batches[warp], slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks));
 }
 
 template <class Policy>

@@ -20,6 +20,9 @@ struct DecompressPolicySm90 {
 // resolution are one thread per chunk.
 struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr int kWalkThreads = 128;
+  // Phase D kernels hold a SequenceBatch (640 bytes) per warp, not a
+  // Workspace: registers bound them; ask for 8 blocks (32 warps) per SM.
+  static constexpr int kCopyMinBlocksPerSm = 8;
   // Records per chunk: frames, and blocks of >= 16 KiB on average (libzstd
   // writes 128 KiB blocks unless flushed); a chunk with more falls back.
   static constexpr uint32_t kMaxFrames = 8;

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Where the GPU Zstd decoder's time goes, with Nsight Compute (ncu) on the
+# GPU machine, after bench/gpu/zstd.sh built the bench (build-zstd-gpu):
+#   1. per-kernel durations of the block-parallel path on one configuration
+#      (PROFILE_LEVEL, PROFILE_CHUNK_KIB): which phase bounds it;
+#   2. the one-warp kernel on 64 KiB chunks: occupancy, warp stall reasons.
+# Writes $OUT/zstd_profile.txt (or bench/results/). Clocks are left alone
+# (--clock-control none), as the device notes ask.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+out=${OUT:-$root/bench/results}
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+bench=$(find build-zstd-gpu -type f -name zstd_gpu_bench -perm -u+x | head -1)
+[ -n "$bench" ] || { echo "no zstd_gpu_bench: run bench/gpu/zstd.sh first"; exit 1; }
+ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+[ -n "$ncu_bin" ] || { echo "no ncu"; exit 1; }
+level=${PROFILE_LEVEL:-3}
+kib=${PROFILE_CHUNK_KIB:-4096}
+report=$out/zstd_profile.txt
+{
+  echo "# block-parallel kernels, level $level, $kib KiB chunks, 0.25 GiB ($(date -u +%F))"
+  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum \
+    -k 'regex:^(walk|sections|place|resolve|verdict|literals|execute|finish)_kernel' \
+    "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
+    --block-parallel --out /tmp/zstd_profile_bench 2>&1 |
+    grep -E "^  [a-z_]+_kernel|gpu__time_duration" | paste - - |
+    awk '{name=$1; sub(/<.*/, "", name); v=$NF; u=$(NF-1); gsub(/,/, "", v)
+          v *= (u=="ms" ? 1000 : u=="ns" ? 0.001 : u=="s" ? 1e6 : 1); t[name]+=v; n[name]++}
+         END {for (k in t) printf "%-18s %4d launches %12.1f us\n", k, n[k], t[k]}' | sort
+  echo
+  echo "# one-warp kernel, level 1, 64 KiB chunks"
+  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:^decompress_kernel' -c 1 \
+    --section Occupancy --section WarpStateStats --section SchedulerStats --section LaunchStats \
+    "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels 1 --chunk-kib 64 --no-cpu --no-nvcomp \
+    --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+} > "$report" 2>&1
+cat "$report"
