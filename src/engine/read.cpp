@@ -113,13 +113,13 @@ void read_chunk(const ReadContext& rc, const codec::CodecChain& chain, bool plai
   const std::size_t nbytes = chain.chunk().nbytes();
   if (plain && chunk.contiguous_in_output) {
     const auto dest = rc.out.subspan(chunk.out_offset * rc.plan.element_size(), nbytes);
-    const auto got = store::read_whole_into(rc.store, chunk.key, dest);
+    const auto got = rc.store.read_whole_into(chunk.key, dest);
     if (!got) { fill_selected(rc, chunk, chain.chunk().shape); return; }
     if (*got == nbytes) return;
     // A stored chunk of the wrong size: decode it below, which says what is wrong.
   }
   Bytes& stored = thread_buffers().stored;
-  if (!store::read_reusing(rc.store, {chunk.key, ByteRange::all()}, stored)) {
+  if (!rc.store.read_reusing({chunk.key, ByteRange::all()}, stored)) {
     fill_selected(rc, chunk, chain.chunk().shape);
     return;
   }
@@ -163,7 +163,7 @@ void read_inner_chunk(const ReadContext& rc, const std::string& key, const Inner
       if (!got[0].found) fill_selected(rc, r.chunk, L.inner_chunk_shape);
       return;
     }
-    found = store::read_reusing(rc.store, req, stored);
+    found = rc.store.read_reusing(req, stored);
   } catch (const Error& e) {
     // The index points past the end of the shard.
     if (e.kind() != ErrorKind::io) throw;

@@ -42,7 +42,7 @@ class Fd {
   int fd_;
 };
 
-class LocalStore final : public Store, public ReusingReader {
+class LocalStore final : public Store {
  public:
   explicit LocalStore(fs::path root) : root_(std::move(root)), url_("file://" + root_.string()) {}
 

@@ -1,4 +1,5 @@
-// Store conveniences and the URL dispatch.
+// Store conveniences, the default buffer-reusing reads, and the URL dispatch.
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -12,6 +13,23 @@ std::optional<Bytes> Store::get(std::string_view key, ByteRange range) {
   auto results = read(std::span<const ReadInto>(&req, 1));
   if (!results.at(0).found) return std::nullopt;
   return std::move(results[0].data);
+}
+
+bool Store::read_reusing(const ReadRequest& request, Bytes& buffer) {
+  const ReadInto req{request, {}};
+  auto res = read(std::span(&req, 1));
+  if (res.empty() || !res[0].found) return false;
+  buffer = std::move(res[0].data);
+  return true;
+}
+
+std::optional<std::uint64_t> Store::read_whole_into(std::string_view key, std::span<std::byte> dest) {
+  const ReadInto req{{std::string(key), ByteRange::all()}, {}};
+  auto res = read(std::span(&req, 1));
+  if (res.empty() || !res[0].found) return std::nullopt;
+  const Bytes& data = res[0].data;
+  if (data.size() == dest.size() && !data.empty()) std::memcpy(dest.data(), data.data(), data.size());
+  return data.size();
 }
 
 namespace {
