@@ -57,7 +57,7 @@ struct Args {
   std::string out = "bench/results";
   bool cpu = true;
   bool nvcomp = true;
-  bool block_parallel = false;  // also time the block-parallel path
+  bool block_parallel = false;  // also time the block-parallel path on single-block chunks
   std::string command;
 };
 
@@ -221,8 +221,9 @@ double time_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t s,
 struct Row {
   int level;
   size_t chunk_kib, chunks, decoded, compressed;
-  double ours = 0, nvcomp = -1, cpu = -1, ours_bp = -1;
-  bool ours_ok = false, nvcomp_ok = false, ours_bp_ok = false;
+  double ours = 0, nvcomp = -1, cpu = -1, ours_bp = -1, one_warp = 0;
+  bool ours_ok = false, nvcomp_ok = false, ours_bp_ok = false, one_warp_ok = false;
+  bool auto_block_parallel = false;  // the path Strategy::automatic takes (the `ours` figure)
 };
 
 }  // namespace
@@ -260,8 +261,11 @@ int main(int argc, char** argv) {
   have_nvcomp = a.nvcomp;
 #endif
   std::printf("device: %s (%d SMs), %u CPU threads, %s\n", prop.name, prop.multiProcessorCount, a.threads, date);
-  // --block-parallel or ZARRGPU_ZSTD_BLOCK_PARALLEL=1: also time the block-parallel path.
-  const bool block_parallel = a.block_parallel || zg::block_parallel_enabled(zg::DecompressOptions{});
+  // Both paths are timed on every batch of multi-block chunks (and on every
+  // batch with --block-parallel or ZARRGPU_ZSTD_BLOCK_PARALLEL=1); the
+  // zarrgpu column is the path Strategy::automatic picks for the batch.
+  const bool block_parallel_everywhere = a.block_parallel || zg::block_parallel_requested_by_environment();
+  unsetenv("ZARRGPU_ZSTD_BLOCK_PARALLEL");  // the zarrgpu column follows the automatic rule itself
 
   const size_t max_bytes = static_cast<size_t>(a.gib * (1ull << 30)) / 4 * 4;
   const auto t_gen = Clock::now();
@@ -287,10 +291,10 @@ int main(int argc, char** argv) {
       // One call per path: the one-warp decoder (max_uncompressed_chunk_bytes
       // left 0 keeps it even under ZARRGPU_ZSTD_BLOCK_PARALLEL=1) and, when
       // asked, the block-parallel one, side by side on the same batch.
-      auto measure = [&](bool block_parallel, bool* ok) {
+      auto measure = [&](zg::Strategy strategy, bool* ok) {
         zg::DecompressOptions opts;
-        opts.block_parallel = block_parallel;
-        opts.max_uncompressed_chunk_bytes = block_parallel ? kib * 1024 : 0;
+        opts.strategy = strategy;
+        opts.max_uncompressed_chunk_bytes = kib * 1024;
         size_t temp = 0;
         zg::get_decompress_temp_size(d.n, kib * 1024, opts, &temp);
         void* d_temp = nullptr;
@@ -315,8 +319,15 @@ int main(int argc, char** argv) {
         cudaFree(d_status);
         return gbps;
       };
-      row.ours = measure(false, &row.ours_ok);
-      if (block_parallel) row.ours_bp = measure(true, &row.ours_bp_ok);
+      row.one_warp = measure(zg::Strategy::one_warp, &row.one_warp_ok);
+      if (block_parallel_everywhere || kib >= 256) row.ours_bp = measure(zg::Strategy::block_parallel, &row.ours_bp_ok);
+      {
+        zg::DecompressOptions automatic;
+        automatic.max_uncompressed_chunk_bytes = kib * 1024;
+        row.auto_block_parallel = zg::use_block_parallel(d.n, automatic) && row.ours_bp >= 0;
+        row.ours = row.auto_block_parallel ? row.ours_bp : row.one_warp;
+        row.ours_ok = row.auto_block_parallel ? row.ours_bp_ok : row.one_warp_ok;
+      }
 #if defined(ZARRGPU_HAVE_NVCOMP)
       if (have_nvcomp) {
         CUDA_CHECK(cudaMemset(d.out, 0, d.decoded));
@@ -345,11 +356,13 @@ int main(int argc, char** argv) {
       }
 #endif
       if (a.cpu) row.cpu = cpu_decode_gbps(b, cpu_out, a.threads, std::max(1, a.runs / 2));
-      std::printf("level %3d  chunk %5zu KiB  %7zu chunks  ratio %5.3f  zarrgpu %7.2f GB/s%s  nvcomp %7.2f GB/s%s  "
-                  "libzstd(%u thr) %6.2f GB/s  block-parallel %7.2f GB/s%s  (compress %.1f s)\n",
-                  level, kib, row.chunks, double(row.decoded) / row.compressed, row.ours, row.ours_ok ? "" : " WRONG",
-                  row.nvcomp, have_nvcomp && !row.nvcomp_ok ? " WRONG" : "", a.threads, row.cpu, row.ours_bp,
-                  block_parallel && !row.ours_bp_ok ? " WRONG" : "", t_comp);
+      std::printf("level %3d  chunk %5zu KiB  %7zu chunks  ratio %5.3f  zarrgpu %7.2f GB/s (%s)%s  nvcomp %7.2f GB/s%s  "
+                  "libzstd(%u thr) %6.2f GB/s  one-warp %7.2f%s  block-parallel %7.2f%s  (compress %.1f s)\n",
+                  level, kib, row.chunks, double(row.decoded) / row.compressed, row.ours,
+                  row.auto_block_parallel ? "block-parallel" : "one warp", row.ours_ok ? "" : " WRONG", row.nvcomp,
+                  have_nvcomp && !row.nvcomp_ok ? " WRONG" : "", a.threads, row.cpu, row.one_warp,
+                  row.one_warp_ok ? "" : " WRONG", row.ours_bp, row.ours_bp >= 0 && !row.ours_bp_ok ? " WRONG" : "",
+                  t_comp);
       std::fflush(stdout);
       rows.push_back(row);
     }
@@ -361,36 +374,39 @@ int main(int argc, char** argv) {
   std::ofstream csv(a.out + "/zstd_gpu.csv"), md(a.out + "/zstd_gpu.md"), js(a.out + "/zstd_gpu.json");
   csv << "# device=" << prop.name << ",date=" << date << ",command=" << a.command << "\n";
   csv << "level,chunk_kib,chunks,decoded_bytes,compressed_bytes,ratio,zarrgpu_gbps,nvcomp_gbps,libzstd_cpu_gbps,"
-         "zarrgpu_verified,nvcomp_verified,zarrgpu_block_parallel_gbps,zarrgpu_block_parallel_verified\n";
+         "zarrgpu_verified,nvcomp_verified,zarrgpu_block_parallel_gbps,zarrgpu_block_parallel_verified,"
+         "zarrgpu_one_warp_gbps,zarrgpu_one_warp_verified,zarrgpu_path\n";
   md << "# zarrgpu batched Zstandard decode, GB/s of decoded data\n\n"
      << "- device: " << prop.name << " (" << prop.multiProcessorCount << " SMs); CPU threads: " << a.threads << "\n"
      << "- date: " << date << "\n- command: `" << a.command << "`\n"
      << "- data: ERA5-like float32 (smooth fields plus noise), " << a.gib << " GiB per row; level 19 rows: "
      << a.gib_l19 << " GiB (it compresses slowly)\n"
-     << "- GPU: CUDA events around the decode call, median of " << a.runs << " runs, data resident on the GPU\n\n"
+     << "- GPU: CUDA events around the decode call, median of " << a.runs << " runs, data resident on the GPU\n"
+     << "- zarrgpu GPU: the path the decoder's automatic strategy takes for the batch (bp: block-parallel, 1w: one "
+        "warp per chunk); both paths are timed where chunks span several blocks\n\n"
      << "| level | chunk | chunks | ratio | zarrgpu GPU | nvCOMP GPU | libzstd CPU | zarrgpu / nvCOMP |"
-     << (block_parallel ? " block-parallel GPU |\n" : "\n")
-     << "|---:|---:|---:|---:|---:|---:|---:|---:|" << (block_parallel ? "---:|\n" : "\n");
+     << " one warp | block-parallel |\n"
+     << "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   js << "{\n  \"device\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"command\": \"" << cmd_escaped
      << "\",\n  \"cpu_threads\": " << a.threads << ",\n  \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     const double ratio = double(r.decoded) / r.compressed;
     csv << r.level << "," << r.chunk_kib << "," << r.chunks << "," << r.decoded << "," << r.compressed << "," << ratio
-        << "," << r.ours << "," << r.nvcomp << "," << r.cpu << "," << r.ours_ok << "," << r.nvcomp_ok << "," << r.ours_bp << "," << r.ours_bp_ok << "\n";
+        << "," << r.ours << "," << r.nvcomp << "," << r.cpu << "," << r.ours_ok << "," << r.nvcomp_ok << "," << r.ours_bp << "," << r.ours_bp_ok
+        << "," << r.one_warp << "," << r.one_warp_ok << "," << (r.auto_block_parallel ? "block_parallel" : "one_warp") << "\n";
     char line[512];
-    std::snprintf(line, sizeof line, "| %d | %zu KiB | %zu | %.3f | %.2f%s | %s | %s | %s |\n", r.level, r.chunk_kib,
-                  r.chunks, ratio, r.ours, r.ours_ok ? "" : " (WRONG)",
+    std::snprintf(line, sizeof line, "| %d | %zu KiB | %zu | %.3f | %.2f %s%s | %s | %s | %s |", r.level, r.chunk_kib,
+                  r.chunks, ratio, r.ours, r.auto_block_parallel ? "bp" : "1w", r.ours_ok ? "" : " (WRONG)",
                   r.nvcomp >= 0 ? (std::to_string(r.nvcomp).substr(0, 6) + (r.nvcomp_ok ? "" : " (WRONG)")).c_str() : "n/a",
                   r.cpu >= 0 ? std::to_string(r.cpu).substr(0, 6).c_str() : "n/a",
                   r.nvcomp > 0 ? std::to_string(r.ours / r.nvcomp).substr(0, 5).c_str() : "n/a");
     std::string md_line = line;
-    if (block_parallel) {
-      char bp[64];
-      std::snprintf(bp, sizeof bp, " %.2f%s |\n", r.ours_bp, r.ours_bp_ok ? "" : " (WRONG)");
-      md_line.pop_back();  // the newline
-      md_line += bp;
-    }
+    char more[128];
+    std::snprintf(more, sizeof more, " %.2f%s | %s%s |\n", r.one_warp, r.one_warp_ok ? "" : " (WRONG)",
+                  r.ours_bp >= 0 ? std::to_string(r.ours_bp).substr(0, 6).c_str() : "n/a",
+                  r.ours_bp >= 0 && !r.ours_bp_ok ? " (WRONG)" : "");
+    md_line += more;
     md << md_line;
     js << "    {\"level\": " << r.level << ", \"chunk_kib\": " << r.chunk_kib << ", \"chunks\": " << r.chunks
        << ", \"decoded_bytes\": " << r.decoded << ", \"compressed_bytes\": " << r.compressed
@@ -400,7 +416,9 @@ int main(int argc, char** argv) {
        << "\n";
   }
   js << "  ]\n}\n";
-  const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.ours_ok; });
+  const bool all_ok = std::all_of(rows.begin(), rows.end(), [](const Row& r) {
+    return r.ours_ok && r.one_warp_ok && (r.ours_bp < 0 || r.ours_bp_ok);
+  });
   std::printf("results in %s/zstd_gpu.{csv,md,json}%s\n", a.out.c_str(), all_ok ? "" : "; zarrgpu output WRONG somewhere");
   return all_ok ? 0 : 1;
 }

@@ -28,10 +28,11 @@ std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) no
   return std::max<std::size_t>(1, std::min(by_gpu, by_cpu));
 }
 
-ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, unsigned sm_count,
-                                unsigned cpu_threads) noexcept {
+ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, std::size_t frame_bytes,
+                                unsigned sm_count, unsigned cpu_threads) noexcept {
   if (!gpu_built || request == ZstdRequest::cpu) return ZstdDecoder::cpu;
   if (request == ZstdRequest::gpu) return ZstdDecoder::gpu;
+  if (frames > 0 && frame_bytes >= kBlockParallelFrameBytes) return ZstdDecoder::gpu;
   return frames >= gpu_zstd_frame_threshold(sm_count, cpu_threads) ? ZstdDecoder::gpu : ZstdDecoder::cpu;
 }
 
@@ -42,10 +43,10 @@ std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned s
     case ZstdRequest::gpu: return "GPU (ZARRGPU_GPU_ZSTD=1)";
     case ZstdRequest::auto_: break;
   }
-  return "auto: GPU for batches of >= " + std::to_string(gpu_zstd_frame_threshold(sm_count, cpu_threads)) +
-         " frames (min(" + std::to_string(kFramesPerSm) + " x " + std::to_string(sm_count) + " SMs, " +
-         std::to_string(kFramesPerCpuThread) + " x " + std::to_string(cpu_threads) +
-         " CPU threads)), CPU threads below (one warp per frame until intra-frame GPU decoding lands)";
+  return "auto: GPU for frames of >= " + std::to_string(kBlockParallelFrameBytes >> 10) +
+         " KiB (block-parallel) and for batches of >= " + std::to_string(gpu_zstd_frame_threshold(sm_count, cpu_threads)) +
+         " smaller frames (min(" + std::to_string(kFramesPerSm) + " x " + std::to_string(sm_count) + " SMs, " +
+         std::to_string(kFramesPerCpuThread) + " x " + std::to_string(cpu_threads) + " CPU threads)), CPU threads below";
 }
 
 }  // namespace zarrgpu::engine::device_read

@@ -2,24 +2,25 @@
 // (libzstd into the pinned slot, then the one host-to-device copy per batch).
 // Host code (no CUDA), so CI tests it.
 //
-// STOP-GAP. Today's GPU decoder gives one warp to one frame and decodes the
-// frame serially, so its throughput grows with the number of frames in
-// flight and a few large frames leave the GPU nearly idle (H200, 8 GB
-// ERA5-like store, 481 frames of 16.6 MB, 2026 first device-read run: GPU zstd
-// 1.16 GB/s, CPU zstd on 16 threads 6.22 GB/s). Once the decoder splits a
-// frame's blocks across warps (intra-frame decoding, being built), this rule
-// must be measured again and most likely replaced by "always GPU".
-//
-// The rule: GPU when the batch has at least
-//     threshold = min(kFramesPerSm x SMs, kFramesPerCpuThread x CPU threads)
-// frames, CPU threads otherwise.
-//  - kFramesPerSm = 4: a warp decodes roughly 20 MB/s; the H200's 132 SMs
-//    reach libzstd's all-core rate (~12.7 GB/s on 16 cores) only with several
-//    hundred frames in flight (2048 frames of 1 MiB: 40.7 GB/s).
-//  - kFramesPerCpuThread = 40 (~0.8 GB/s per core / ~20 MB/s per warp): with
-//    few CPU threads the GPU pays off sooner.
-// A batch below the threshold is also a small read, where the CPU's latency
-// (no kernel launch, no serial warp over a whole frame) wins anyway.
+// The GPU decoder has two strategies (codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp):
+// one warp per frame, whose throughput grows with the number of frames in
+// flight, and a frame's blocks in parallel, which it picks by itself for
+// few frames of several blocks. So under `auto`:
+//  - frames of >= kBlockParallelFrameBytes (two 128 KiB blocks) go to the
+//    GPU in any number: block-parallel decoding keeps the GPU busy (H200,
+//    level 3, 512 frames of 4 MiB: 36.9 GB/s, against ~12.5 on 16 cores;
+//    one warp per frame managed 13.7, and 1.16 on the 481 frames of 16.6 MB
+//    of the first device-read run);
+//  - smaller frames go to the GPU when the batch has at least
+//        threshold = min(kFramesPerSm x SMs, kFramesPerCpuThread x CPU threads)
+//    of them, else to CPU threads:
+//    - kFramesPerSm = 4: a warp decodes roughly 20 MB/s; the H200's 132 SMs
+//      reach libzstd's all-core rate (~12.7 GB/s on 16 cores) only with
+//      several hundred frames in flight;
+//    - kFramesPerCpuThread = 40 (~0.8 GB/s per core / ~20 MB/s per warp):
+//      with few CPU threads the GPU pays off sooner.
+//    A small batch of small frames is a small read, where the CPU's latency
+//    (no kernel launch) wins anyway.
 //
 // ZARRGPU_GPU_ZSTD overrides: 0 = always CPU threads, 1 = always GPU (when the
 // decoder is built), auto (default, also empty) = the rule above.
@@ -37,6 +38,7 @@ enum class ZstdDecoder { cpu, gpu };
 
 inline constexpr std::size_t kFramesPerSm = 4;
 inline constexpr std::size_t kFramesPerCpuThread = 40;
+inline constexpr std::size_t kBlockParallelFrameBytes = std::size_t{256} << 10;
 
 // "0", "1", "auto", "" (auto); nullopt otherwise.
 std::optional<ZstdRequest> parse_zstd_request(std::string_view s) noexcept;
@@ -46,10 +48,11 @@ ZstdRequest zstd_request_from_environment();
 // Frames a batch needs for the GPU decoder under `auto` (at least 1).
 std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) noexcept;
 
-// The decoder for a batch of `frames` zstd frames. `gpu_built`: the GPU
-// decoder is in this build (else always CPU).
-ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, unsigned sm_count,
-                                unsigned cpu_threads) noexcept;
+// The decoder for a batch of `frames` zstd frames that decode to at most
+// `frame_bytes` each. `gpu_built`: the GPU decoder is in this build (else
+// always CPU).
+ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, std::size_t frame_bytes,
+                                unsigned sm_count, unsigned cpu_threads) noexcept;
 
 // One line for the statistics: the request and, under auto, the threshold.
 std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned sm_count, unsigned cpu_threads);

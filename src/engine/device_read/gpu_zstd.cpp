@@ -16,17 +16,27 @@ static_assert(sizeof(zgpu::Status) == sizeof(std::uint32_t));
 
 bool GpuZstd::available() { return true; }
 
-std::size_t GpuZstd::temp_bytes(std::size_t chunks, std::size_t max_decoded_bytes) {
+namespace {
+zgpu::DecompressOptions options(std::size_t max_decoded_bytes, std::size_t temp_budget) {
+  zgpu::DecompressOptions o;
+  o.max_uncompressed_chunk_bytes = max_decoded_bytes;
+  o.wave_temp_bytes = temp_budget;
+  return o;
+}
+}  // namespace
+
+std::size_t GpuZstd::temp_bytes(std::size_t chunks, std::size_t max_decoded_bytes, std::size_t temp_budget) {
   std::size_t t = 0;
-  const int r = zgpu::get_decompress_temp_size(chunks, max_decoded_bytes, &t);
+  const int r = zgpu::get_decompress_temp_size(chunks, max_decoded_bytes, options(max_decoded_bytes, temp_budget), &t);
   if (r != zgpu::kSuccess) ZARRGPU_CUDA_CHECK(static_cast<cudaError_t>(r));
   return t;
 }
 
 void GpuZstd::decompress(const void* const* in_ptrs, const std::size_t* in_sizes, void* const* out_ptrs,
                          const std::size_t* out_capacities, std::size_t* out_sizes, std::uint32_t* statuses,
-                         std::size_t n, void* temp, std::size_t temp_bytes, bool verify_checksum, cudaStream_t stream) {
-  zgpu::DecompressOptions o;
+                         std::size_t n, std::size_t max_decoded_bytes, std::size_t temp_budget, void* temp,
+                         std::size_t temp_bytes, bool verify_checksum, cudaStream_t stream) {
+  zgpu::DecompressOptions o = options(max_decoded_bytes, temp_budget);
   o.verify_checksum = verify_checksum;
   const int r = zgpu::decompress_async(in_ptrs, in_sizes, out_ptrs, out_capacities, out_sizes,
                                        reinterpret_cast<zgpu::Status*>(statuses), n, temp, temp_bytes, o, stream);
@@ -38,9 +48,9 @@ std::string GpuZstd::status_name(std::uint32_t status) {
 }
 #else
 bool GpuZstd::available() { return false; }
-std::size_t GpuZstd::temp_bytes(std::size_t, std::size_t) { return 0; }
+std::size_t GpuZstd::temp_bytes(std::size_t, std::size_t, std::size_t) { return 0; }
 void GpuZstd::decompress(const void* const*, const std::size_t*, void* const*, const std::size_t*, std::size_t*,
-                         std::uint32_t*, std::size_t, void*, std::size_t, bool, cudaStream_t) {
+                         std::uint32_t*, std::size_t, std::size_t, std::size_t, void*, std::size_t, bool, cudaStream_t) {
   throw Error(ErrorKind::internal, "GPU zstd decoder not built");
 }
 std::string GpuZstd::status_name(std::uint32_t status) { return "status " + std::to_string(status); }

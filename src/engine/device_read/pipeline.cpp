@@ -109,7 +109,9 @@ class Reader {
     if (!switchable_) return batch;
     const auto frames = static_cast<std::size_t>(
         std::count_if(batch.begin(), batch.end(), [](const ReadItem& it) { return !it.missing; }));
-    if (choose_zstd_decoder(request_, true, frames, sm_count_, cpu_threads_) == ZstdDecoder::gpu) return batch;
+    if (choose_zstd_decoder(request_, true, frames, chain_.decoded_bytes, sm_count_, cpu_threads_) == ZstdDecoder::gpu) {
+      return batch;
+    }
     for (auto it = batch.rbegin(); it != batch.rend(); ++it) pending.push_front(std::move(*it));
     chain_ = cpu_chain_;
     return take_batch(pending, chain_, limits());
@@ -364,14 +366,17 @@ class Reader {
     slot.copied.record(s);
     const std::size_t nz = L.zstd_items;
     if (nz) {
-      const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes);
+      // Block-parallel scratch up to 4x the batch's decoded scratch (more waves past it).
+      const std::size_t budget = 4 * config_.scratch_bytes;
+      const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes, budget);
       slot.temp.reserve(temp);
       GpuZstd::decompress(reinterpret_cast<const void* const*>(dev + d.zstd_in_ptrs),
                           reinterpret_cast<const std::size_t*>(dev + d.zstd_in_sizes),
                           reinterpret_cast<void* const*>(dev + d.zstd_out_ptrs),
                           reinterpret_cast<const std::size_t*>(dev + d.zstd_out_caps),
                           reinterpret_cast<std::size_t*>(dev + L.zstd_sizes),
-                          reinterpret_cast<std::uint32_t*>(dev + L.zstd_statuses), nz, slot.temp.data(), temp,
+                          reinterpret_cast<std::uint32_t*>(dev + L.zstd_statuses), nz, chain_.decoded_bytes,
+                          budget, slot.temp.data(), temp,
                           options_.verify_checksums, s);
       slot.results.reserve(nz * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));
       ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(slot.results.data(), dev + L.zstd_sizes, nz * sizeof(std::uint64_t),

@@ -85,7 +85,7 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   zg::DecompressOptions opts;
   size_t max_capacity = 1;
   for (const Case& c : cases) max_capacity = std::max(max_capacity, c.capacity);
-  opts.block_parallel = block_parallel;
+  opts.strategy = block_parallel ? zg::Strategy::block_parallel : zg::Strategy::one_warp;
   opts.max_uncompressed_chunk_bytes = block_parallel ? max_capacity : 0;
   size_t temp_bytes = 0;
   ASSERT_EQ(zg::get_decompress_temp_size(wave_chunks ? wave_chunks : n, block_parallel ? max_capacity : size_t{1} << 20,

@@ -58,6 +58,10 @@ struct WaveLayout {
   }
 };
 
+uint64_t wave_budget(const DecompressOptions& options) {
+  return options.wave_temp_bytes != 0 ? options.wave_temp_bytes : BpPolicy::kWaveTempBytes;
+}
+
 template <class Kernel>
 Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads, const BlockParallelParams& bp,
                  cudaStream_t stream) {
@@ -69,10 +73,30 @@ Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads,
 }
 }  // namespace
 
-bool block_parallel_enabled(const DecompressOptions& options) {
-  if (options.block_parallel) return true;
+bool block_parallel_requested_by_environment() {
   const char* env = std::getenv("ZARRGPU_ZSTD_BLOCK_PARALLEL");
   return env != nullptr && std::strcmp(env, "1") == 0;
+}
+
+bool use_block_parallel(size_t num_chunks, const DecompressOptions& options) {
+  if (options.max_uncompressed_chunk_bytes == 0 || num_chunks == 0) return false;
+  switch (options.strategy) {
+    case Strategy::one_warp: return false;
+    case Strategy::block_parallel: return true;
+    case Strategy::automatic: break;
+  }
+  if (const char* env = std::getenv("ZARRGPU_ZSTD_BLOCK_PARALLEL")) {
+    if (std::strcmp(env, "1") == 0) return true;
+    if (std::strcmp(env, "0") == 0) return false;
+  }
+  if (options.max_uncompressed_chunk_bytes < BpPolicy::kMinBlockParallelChunkBytes) return false;
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0) {
+    return false;
+  }
+  const uint64_t resident = uint64_t(sms) * Policy::kWarpsPerBlock * Policy::kMinBlocksPerSm;
+  return uint64_t{num_chunks} * 2 <= resident;
 }
 
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes,
@@ -83,15 +107,14 @@ Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk
     return kSuccess;
   }
   // As decompress_async decides: block parallel only with the chunk bound in the options.
-  if (!block_parallel_enabled(options) || options.max_uncompressed_chunk_bytes == 0 ||
-      max_uncompressed_chunk_bytes == 0) {
+  if (!use_block_parallel(num_chunks, options) || max_uncompressed_chunk_bytes == 0) {
     *temp_bytes = kTempBytes;
     return kSuccess;
   }
   const WaveLayout layout(max_uncompressed_chunk_bytes > options.max_uncompressed_chunk_bytes
                                ? max_uncompressed_chunk_bytes
                                : options.max_uncompressed_chunk_bytes);
-  uint64_t wave = layout.wave_chunks(BpPolicy::kWaveTempBytes, num_chunks);
+  uint64_t wave = layout.wave_chunks(wave_budget(options), num_chunks);
   if (wave == 0) wave = 1;  // one chunk larger than a wave's budget still gets its scratch
   *temp_bytes = static_cast<size_t>(layout.bytes(wave));
   return kSuccess;
@@ -112,7 +135,12 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   const auto s = static_cast<cudaStream_t>(stream);
   DecompressParams params{d_in_ptrs, d_in_sizes, d_out_ptrs, d_out_capacities, d_out_sizes,
                           d_statuses, num_chunks, options.verify_checksum, 0, nullptr};
-  if (!block_parallel_enabled(options) || options.max_uncompressed_chunk_bytes == 0) {
+  // Block parallel as get_decompress_temp_size decided, if the temp holds
+  // one chunk's scratch (a temp asked for more chunks may have been sized
+  // for the one-warp path).
+  const WaveLayout layout(options.max_uncompressed_chunk_bytes);
+  const uint64_t wave = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
+  if (wave == 0) {
     const size_t blocks = (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock;
     if (blocks > 0x7FFFFFFFull) return kInvalidArgument;
     decompress_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, s>>>(params);
@@ -120,9 +148,6 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   }
 
   // Block parallel, one wave of chunks after the other on the stream.
-  const WaveLayout layout(options.max_uncompressed_chunk_bytes);
-  const uint64_t wave = layout.wave_chunks(temp_bytes, num_chunks);
-  if (wave == 0) return kInvalidArgument;  // temp not asked with these options
   auto* base = static_cast<uint8_t*>(d_temp);
   BlockParallelParams bp{};
   bp.max_chunk_bytes = layout.max_chunk_bytes;

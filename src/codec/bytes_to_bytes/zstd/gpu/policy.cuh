@@ -30,6 +30,8 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kExtraBlockSlots = 16;
   // A chunk of fewer blocks gains nothing from the split: one warp decodes it.
   static constexpr uint32_t kMinBlocks = 2;
+  // Strategy::automatic considers chunk bounds of at least two full blocks.
+  static constexpr uint64_t kMinBlockParallelChunkBytes = 2 * 128 * 1024;
   // Scratch of one wave of chunks (records, literals, triples: ~5x their
   // output); a larger batch runs in several waves.
   static constexpr uint64_t kWaveTempBytes = uint64_t{8} << 30;

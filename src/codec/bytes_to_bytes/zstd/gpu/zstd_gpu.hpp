@@ -23,22 +23,43 @@ namespace zarrgpu::zstd::gpu {
 using zarrgpu::zstd::Status;
 using zarrgpu::zstd::status_name;
 
+// How a batch is decoded.
+//  one_warp:       one warp per chunk, blocks in order (kernel_decompress.cuh).
+//  block_parallel: a frame's blocks in parallel (walk, per-block entropy
+//                  decoding, offset resolution, execution: decoder/frame_walk.hpp
+//                  ff.) — scratch of ~5x the chunk bound per chunk of a wave.
+//  automatic:      block_parallel when chunks span several blocks and are too
+//                  few to fill the GPU one warp each (use_block_parallel()),
+//                  else one_warp.
+// block_parallel needs max_uncompressed_chunk_bytes (else one_warp runs) and
+// a temp size asked with the same options. ZARRGPU_ZSTD_BLOCK_PARALLEL=1|0
+// overrides `automatic` (1: always, 0: never).
+enum class Strategy : uint8_t { automatic = 0, one_warp = 1, block_parallel = 2 };
+
 struct DecompressOptions {
   bool verify_checksum = true;  // check Content_Checksum (XXH64) where frames carry one
-  // Decode the blocks of a frame in parallel (walk, per-block entropy
-  // decoding, offset resolution, execution: decoder/frame_walk.hpp ff.)
-  // instead of one warp per chunk. Off until measured on a GPU; the
-  // environment variable ZARRGPU_ZSTD_BLOCK_PARALLEL=1 turns it on as well.
-  // Either way it runs only when max_uncompressed_chunk_bytes below is set
-  // (else the one-warp path runs), with the temp size asked with the same options.
-  bool block_parallel = false;
+  Strategy strategy = Strategy::automatic;
   // The value given to get_decompress_temp_size; the block-parallel path
   // lays out its scratch with it (chunks that decode to more fall back).
   size_t max_uncompressed_chunk_bytes = 0;
+  // Block-parallel scratch of one wave of chunks (0: 8 GiB); a batch that
+  // needs more is decoded wave after wave. Bounds get_decompress_temp_size.
+  size_t wave_temp_bytes = 0;
 };
 
-// Whether decompress_async with these options runs the block-parallel path.
-bool block_parallel_enabled(const DecompressOptions& options);
+// Whether ZARRGPU_ZSTD_BLOCK_PARALLEL=1 asks for the block-parallel path
+// (benchmarks then time it next to the one-warp path on every batch).
+bool block_parallel_requested_by_environment();
+
+// Whether decompress_async and get_decompress_temp_size run the
+// block-parallel path for num_chunks chunks with these options, on the
+// current device. Under `automatic`: chunks of at least two 128 KiB blocks,
+// and num_chunks at most half of the warps the one-warp kernel keeps
+// resident (20 per SM): below that the one-warp path leaves the GPU mostly
+// idle (H200, 2 GiB ERA5-like, level 3: 4 MiB x 512 chunks one warp 13.7
+// GB/s, block-parallel 36.9; 1 MiB x 2048 41.3 vs 39.0; 256 KiB x 8192
+// 39.0 vs 24.8; bench/results/zstd_gpu.md).
+bool use_block_parallel(size_t num_chunks, const DecompressOptions& options);
 
 // Return value of the host calls: 0 on success, else a cudaError_t value
 // (or kInvalidArgument for bad arguments detected before any launch).
