@@ -6,6 +6,7 @@
 #   read    bench/gpu/read.sh: device-read sanitizer runs and the read benchmark
 #   cpu     bench/cpu_read/run_cpu_read.py: host reads vs TensorStore
 #   zstd    bench/gpu/zstd.sh: the GPU Zstd decoder benchmark
+#   xarray  bench/gpu/xarray.sh: open_dataset().load() to the GPU vs zarr-python's GPU mode
 #   bench/gpu/run.sh test read cpu
 # Results stay as files in $OUT (or bench/results); logs go into one logs.tgz,
 # since the device tool returns at most 8 files.
@@ -38,17 +39,14 @@ for s in "${stages[@]}"; do
       echo "ctest exit $?"; grep -E "tests passed|tests failed|\(Failed\)|\(SEGFAULT\)|Timeout" "$out/ctest.log" | head -30
       echo "== pytest ($(elapsed))"
       # The extension built above, importable from python/ (no reinstall needed).
-      so=$(find build/python -name '_zarrgpu*.so' | head -1)
-      mkdir -p /tmp/zpkg && cp -r python/zarrgpu /tmp/zpkg/ && cp "$so" /tmp/zpkg/zarrgpu/
-      mkdir -p /tmp/zpkg/zarrgpu-0.1.0.dist-info
-      printf 'Metadata-Version: 2.1\nName: zarrgpu\nVersion: 0.1.0\n' > /tmp/zpkg/zarrgpu-0.1.0.dist-info/METADATA
-      printf '[xarray.backends]\nzarrgpu = zarrgpu.xarray_backend:ZarrgpuBackendEntrypoint\n' > /tmp/zpkg/zarrgpu-0.1.0.dist-info/entry_points.txt
-      PYTHONPATH=/tmp/zpkg:${PYTHONPATH:-} ZARRGPU_BIN=$root/build/tools/zarrgpu/zarrgpu \
+      source bench/gpu/python_pkg.sh
+      ZARRGPU_BIN=$root/build/tools/zarrgpu/zarrgpu \
         timeout 400 python3 -m pytest -q -p no:cacheprovider tests/python > "$out/pytest.log" 2>&1
       echo "pytest exit $?"; grep -E "passed|failed|FAILED|Error" "$out/pytest.log" | tail -25 ;;
     read)   echo "== device read ($(elapsed))"; bash bench/gpu/read.sh --skip-build --skip-tests --gb "$gb" ${ZARRGPU_READ_BUDGET:+--budget $ZARRGPU_READ_BUDGET} ;;
     cpu)    echo "== host read ($(elapsed))"; python3 bench/cpu_read/run_cpu_read.py --bin build --gb "$gb" --out "$out" ;;
     zstd)   echo "== zstd ($(elapsed))"; bash bench/gpu/zstd.sh ;;
+    xarray) echo "== xarray ($(elapsed))"; bash bench/gpu/xarray.sh ;;
     *)      echo "unknown stage $s" ;;
   esac
 done
