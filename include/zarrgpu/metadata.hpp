@@ -71,6 +71,7 @@ struct ArrayMetadata {
   FillValue fill_value;
   ChunkKeyEncoding chunk_key_encoding;
   std::vector<CodecSpec> codecs;  // format 3 chain (format 2: the equivalent chain)
+  // Format 3 dimension_names; format 2: a valid `_ARRAY_DIMENSIONS` attribute (xarray).
   std::optional<std::vector<std::optional<std::string>>> dimension_names;
   json attributes = json::object();
 
@@ -121,6 +122,11 @@ ConsolidatedMetadata parse_zmetadata(const json& doc, std::string_view path);
 json to_zarr_json(const ArrayMetadata& m);
 json to_zarr_json(const GroupMetadata& m);
 json to_zarray(const ArrayMetadata& m);  // format 2 .zarray (attributes go to .zattrs)
+// Format 2 .zattrs: the attributes, plus dimension_names (when set) as xarray's
+// `_ARRAY_DIMENSIONS`; parse_zarray maps a valid `_ARRAY_DIMENSIONS` back to
+// dimension_names and keeps the attribute. Throws invalid_metadata for a null
+// name or a count other than ndim, which format 2 cannot store.
+json to_zattrs(const ArrayMetadata& m);
 json to_zgroup(const GroupMetadata& m);
 // A group zarr.json carrying `c` inline, as zarr-python 3 writes it.
 json to_zarr_json(const GroupMetadata& m, const ConsolidatedMetadata& c);

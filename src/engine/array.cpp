@@ -49,7 +49,16 @@ Array Array::create(std::shared_ptr<Store> store, std::string path, ArrayMetadat
   if (!store) throw Error(ErrorKind::invalid_argument, "no store", {path, "", "", ""});
   path = engine::normalize_node_path(path);
   const ErrorContext ctx{path, "", "", store->describe()};
-  // Build (and so validate) everything before touching the store.
+  // Build (and so validate) everything before touching the store. Format 2
+  // keeps dimension names in .zattrs: the array gets the attributes that
+  // reopening it would read.
+  if (metadata.zarr_format == 2) {
+    try {
+      metadata.attributes = to_zattrs(metadata);
+    } catch (const Error& e) {
+      throw e.with_context(ctx);
+    }
+  }
   Array array(store, path, std::move(metadata));
   const ArrayMetadata& m = array.metadata();
   for (const char* name : {"zarr.json", ".zarray", ".zgroup"}) {

@@ -1,9 +1,32 @@
 // Format 2 `.zarray` (+ `.zattrs`) (Zarr v2 §"Metadata").
+#include <algorithm>
+
 #include "metadata/chunk_key_encoding.hpp"
 #include "metadata/fill_value.hpp"
 #include "metadata/node_metadata.hpp"
 
 namespace zarrgpu {
+
+namespace {
+
+// xarray's convention for format 2, which has no dimension_names: the
+// attribute holds one string per dimension.
+constexpr const char* kArrayDimensions = "_ARRAY_DIMENSIONS";
+
+// The names in `attributes`, or nullopt when absent or malformed (not a list
+// of `ndim` strings): a reader ignores such a value, as xarray's own checks
+// would reject it and zarr-python treats it as a plain attribute.
+std::optional<std::vector<std::optional<std::string>>> dimension_names_from_attributes(const json& attributes,
+                                                                                        std::size_t ndim) {
+  const json* names = metadata::find(attributes, kArrayDimensions);
+  if (names == nullptr || !names->is_array() || names->size() != ndim) return std::nullopt;
+  if (!std::all_of(names->begin(), names->end(), [](const json& n) { return n.is_string(); })) return std::nullopt;
+  std::vector<std::optional<std::string>> out;
+  for (const json& n : *names) out.emplace_back(n.get<std::string>());
+  return out;
+}
+
+}  // namespace
 
 ArrayMetadata parse_zarray(const json& zarray, const json& zattrs, std::string_view path) {
   using namespace metadata;
@@ -49,6 +72,8 @@ ArrayMetadata parse_zarray(const json& zarray, const json& zattrs, std::string_v
   }
   m.chunk_key_encoding = parse_dimension_separator(find(zarray, "dimension_separator"), at / "dimension_separator");
   m.attributes = parse_zattrs(zattrs, FieldPath{path, ".zattrs"});
+  // The attribute stays in `attributes` too, as zarr-python keeps it.
+  m.dimension_names = dimension_names_from_attributes(m.attributes, m.ndim());
   m.codecs = v2_codec_chain(m.v2, m.data_type, m.ndim(), path);
   return m;
 }
@@ -64,6 +89,26 @@ json to_zarray(const ArrayMetadata& m) {
           {"order", std::string(1, m.v2.order)},
           {"shape", m.shape},
           {"zarr_format", 2}};
+}
+
+json to_zattrs(const ArrayMetadata& m) {
+  json attributes = m.attributes;
+  if (!m.dimension_names) return attributes;
+  using namespace metadata;
+  const FieldPath at{std::nullopt, "dimension_names"};
+  const auto& names = *m.dimension_names;
+  if (names.size() != m.ndim())
+    fail(ErrorKind::invalid_metadata, at,
+         "has " + std::to_string(names.size()) + " names, the shape has " + std::to_string(m.ndim()) + " dimensions");
+  json list = json::array();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!names[i])
+      fail(ErrorKind::invalid_metadata, at[i],
+           "is null; format 2 stores dimension names as _ARRAY_DIMENSIONS, a list of strings");
+    list.push_back(*names[i]);
+  }
+  attributes[kArrayDimensions] = std::move(list);
+  return attributes;
 }
 
 }  // namespace zarrgpu

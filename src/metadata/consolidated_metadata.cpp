@@ -122,7 +122,7 @@ json to_zmetadata(const GroupMetadata& root, const ConsolidatedMetadata& c) {
   for (const auto& [path, node] : c.nodes) {
     if (const auto* a = std::get_if<ArrayMetadata>(&node)) {
       entries[path + "/.zarray"] = to_zarray(*a);
-      if (!a->attributes.empty()) entries[path + "/.zattrs"] = a->attributes;
+      if (json attrs = to_zattrs(*a); !attrs.empty()) entries[path + "/.zattrs"] = std::move(attrs);
     } else {
       const auto& g = std::get<GroupMetadata>(node);
       entries[path + "/.zgroup"] = to_zgroup(g);

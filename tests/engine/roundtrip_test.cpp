@@ -257,6 +257,34 @@ TEST(Create, FormatTwoWritesZarrayAndReadsBack) {
   EXPECT_EQ(std::memcmp(got.data(), v.data(), got.size()), 0);
 }
 
+TEST(Create, FormatTwoDimensionNamesGoToZattrs) {
+  auto store = make_memory_store();
+  ArrayMetadata m = simple({6, 3}, {4, 2}, 0.0f);
+  m.zarr_format = 2;
+  m.chunk_key_encoding = {ChunkKeyEncoding::Kind::v2, '.'};
+  m.codecs.clear();
+  m.attributes = {{"units", "K"}};
+  m.dimension_names = {{"y", "x"}};
+  Array a = Array::create(store, "v2", m);
+  const auto zattrs = store->get("v2/.zattrs");
+  ASSERT_TRUE(zattrs.has_value());
+  const json doc = json::parse(std::string(reinterpret_cast<const char*>(zattrs->data()), zattrs->size()));
+  EXPECT_EQ(doc, (json{{"units", "K"}, {"_ARRAY_DIMENSIONS", {"y", "x"}}}));
+  const Array back = Array::open(store, "v2");
+  EXPECT_EQ(back.metadata().dimension_names, m.dimension_names);
+  EXPECT_EQ(back.metadata(), a.metadata());  // create returns what a reopen reads
+  // A null name has no format 2 form: refused before the store is touched.
+  m.dimension_names = {{"y", std::nullopt}};
+  try {
+    Array::create(store, "v2b", m);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_metadata);
+    EXPECT_EQ(e.context().array, "v2b");
+  }
+  EXPECT_FALSE(store->exists("v2b/.zarray"));
+}
+
 TEST(Groups, CreateOpenMembersAndTree) {
   auto store = make_memory_store();
   Group::create(store, "", GroupMetadata{3, {{"title", "t"}}});

@@ -24,6 +24,7 @@ TEST(ArrayMetadataV2, ParsesEveryField) {
   EXPECT_EQ(m.fill_value, FillValue::of(std::int32_t{-7}));
   EXPECT_EQ(m.chunk_key_encoding, (ChunkKeyEncoding{ChunkKeyEncoding::Kind::v2, '/'}));
   EXPECT_EQ(m.attributes["_ARRAY_DIMENSIONS"], (json{"t", "y", "x"}));
+  EXPECT_EQ(m.dimension_names, (std::vector<std::optional<std::string>>{"t", "y", "x"}));
   EXPECT_EQ(m.grid_shape(), (std::vector<std::uint64_t>{4, 3, 1}));
   ASSERT_EQ(m.codecs.size(), 3u);
   EXPECT_EQ(m.codecs[0], (CodecSpec{"transpose", {{"order", {2, 1, 0}}}, true}));
@@ -102,6 +103,61 @@ TEST(ArrayMetadataV2, BadInputNamesNodeAndField) {
   }
   EXPECT_TRUE(throws_error([] { parse_zarray(base_zarray(), json::array(), "g/a"); }, ErrorKind::invalid_metadata,
                            {"'g/a'", ".zattrs"}));
+}
+
+TEST(ArrayMetadataV2, ArrayDimensionsMapToDimensionNames) {
+  // xarray's attribute; zarr-python keeps it among the attributes.
+  const json attrs = {{"_ARRAY_DIMENSIONS", {"time", "lat", "lon"}}, {"units", "K"}};
+  ArrayMetadata m = parse_zarray(base_zarray(), attrs, "air");
+  EXPECT_EQ(m.dimension_names, (std::vector<std::optional<std::string>>{"time", "lat", "lon"}));
+  EXPECT_EQ(m.attributes, attrs);
+  EXPECT_EQ(to_zattrs(m), attrs);
+  EXPECT_FALSE(parse_zarray(base_zarray(), json{{"units", "K"}}, "air").dimension_names.has_value());
+  EXPECT_FALSE(parse_zarray(base_zarray(), nullptr, "air").dimension_names.has_value());
+}
+
+TEST(ArrayMetadataV2, MalformedArrayDimensionsAreIgnored) {
+  const json bad[] = {
+      json{"t", "y"},                         // too few
+      json{"t", "y", "x", "w"},               // too many
+      json{"t", nullptr, "x"},                // null
+      json{"t", 1, "x"},                      // number
+      json{"t", json::array({"y"}), "x"},     // nested
+      json("t y x"),                          // not a list
+      json{{"t", 0}, {"y", 1}, {"x", 2}},     // an object
+      json(nullptr),
+  };
+  for (const json& value : bad) {
+    const json attrs = {{"_ARRAY_DIMENSIONS", value}};
+    ArrayMetadata m;
+    ASSERT_NO_THROW(m = parse_zarray(base_zarray(), attrs, "a")) << value.dump();
+    EXPECT_FALSE(m.dimension_names.has_value()) << value.dump();
+    EXPECT_EQ(m.attributes, attrs) << value.dump();  // kept as it was
+    EXPECT_EQ(to_zattrs(m), attrs) << value.dump();
+  }
+  // 0-d: an empty list names all of no dimensions.
+  json z = base_zarray();
+  z["shape"] = json::array();
+  z["chunks"] = json::array();
+  z["order"] = "C";
+  EXPECT_EQ(parse_zarray(z, json{{"_ARRAY_DIMENSIONS", json::array()}}, "s").dimension_names,
+            (std::vector<std::optional<std::string>>{}));
+}
+
+TEST(ArrayMetadataV2, DimensionNamesWriteArrayDimensions) {
+  ArrayMetadata m = parse_zarray(base_zarray(), json{{"units", "K"}}, "a");
+  m.dimension_names = {{"t", "y", "x"}};
+  const json written = to_zattrs(m);
+  EXPECT_EQ(written, (json{{"units", "K"}, {"_ARRAY_DIMENSIONS", {"t", "y", "x"}}}));
+  EXPECT_EQ(parse_zarray(to_zarray(m), written, "a").dimension_names, m.dimension_names);
+  // dimension_names win over a stale attribute.
+  m.attributes["_ARRAY_DIMENSIONS"] = {"a", "b", "c"};
+  EXPECT_EQ(to_zattrs(m)["_ARRAY_DIMENSIONS"], (json{"t", "y", "x"}));
+  // Format 2 has no null names, and the count must match.
+  m.dimension_names = {{"t", std::nullopt, "x"}};
+  EXPECT_TRUE(throws_error([&] { to_zattrs(m); }, ErrorKind::invalid_metadata, {"dimension_names[1]", "null"}));
+  m.dimension_names = {{"t", "y"}};
+  EXPECT_TRUE(throws_error([&] { to_zattrs(m); }, ErrorKind::invalid_metadata, {"dimension_names", "2 names"}));
 }
 
 TEST(GroupMetadataV2, ParsesAndWrites) {

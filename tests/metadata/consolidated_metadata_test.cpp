@@ -68,6 +68,7 @@ TEST(ConsolidatedMetadataV2, CorpusZmetadataMatchesItsFiles) {
             NodeMetadata(parse_zarray(read_json_file(store + "/sub/mask/.zarray"), nullptr, "sub/mask")));
   const auto& air = std::get<ArrayMetadata>(c.nodes.at("air"));
   EXPECT_EQ(air.attributes["_ARRAY_DIMENSIONS"], (json{"time", "lat", "lon"}));
+  EXPECT_EQ(air.dimension_names, (std::vector<std::optional<std::string>>{"time", "lat", "lon"}));
   const auto& mask = std::get<ArrayMetadata>(c.nodes.at("sub/mask"));
   EXPECT_EQ(mask.codecs.back().configuration["shuffle"], "bitshuffle");
 }
@@ -122,6 +123,19 @@ TEST(ConsolidatedMetadataWrite, ZmetadataMatchesTheCorpus) {
   for (auto& [key, value] : written["metadata"].items())
     if (key.ends_with(".zarray")) value.erase("dimension_separator");
   EXPECT_EQ(written, doc);
+}
+
+TEST(ConsolidatedMetadataWrite, ZmetadataCarriesFormatTwoDimensionNames) {
+  ArrayMetadata a = parse_zarray(json::parse(R"({"chunks": [2, 2], "compressor": null, "dtype": "<f4",
+      "fill_value": 0.0, "filters": null, "order": "C", "shape": [4, 4], "zarr_format": 2})"),
+                                 nullptr, "t");
+  a.dimension_names = {{"lat", "lon"}};
+  ConsolidatedMetadata c;
+  c.nodes.emplace("t", a);
+  const json written = to_zmetadata(GroupMetadata{2, json::object()}, c);
+  EXPECT_EQ(written["metadata"]["t/.zattrs"], (json{{"_ARRAY_DIMENSIONS", {"lat", "lon"}}}));
+  const ConsolidatedMetadata back = parse_zmetadata(written, "");
+  EXPECT_EQ(std::get<ArrayMetadata>(back.nodes.at("t")).dimension_names, a.dimension_names);
 }
 
 }  // namespace

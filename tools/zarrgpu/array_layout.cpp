@@ -56,7 +56,8 @@ ArrayMetadata build_array_metadata(const std::string& path, const std::vector<st
     m.chunk_key_encoding = {ChunkKeyEncoding::Kind::v2, '.'};
     m.v2 = layout.encoding.v2;
     m.v2.endian = size_of(dtype) == 1 ? Endian::little : m.v2.endian;
-    if (named) attributes["_ARRAY_DIMENSIONS"] = dim_names;
+    // Written as the _ARRAY_DIMENSIONS attribute (to_zattrs), strings only: "" stays "".
+    if (named) m.dimension_names.emplace(dim_names.begin(), dim_names.end());
     m.attributes = std::move(attributes);
     m.codecs = v2_codec_chain(m.v2, dtype, shape.size(), path);
     return m;

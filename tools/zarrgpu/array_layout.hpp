@@ -30,9 +30,10 @@ std::vector<CodecSpec> little_endian_chain(std::vector<CodecSpec> b2b);
 CodecSpec sharding_codec(const std::vector<std::uint64_t>& inner_chunks, std::vector<CodecSpec> inner_chain);
 
 // Metadata for an array of `shape`/`dtype` with `layout`. Dimension names go
-// to dimension_names (v3) or the _ARRAY_DIMENSIONS attribute (v2); `path`
-// names the array in errors. Throws Error(invalid_argument) for a shard shape
-// that is not a multiple of the inner chunks, sharding in format 2, or a zero chunk size.
+// to dimension_names (format 2 writes them as the _ARRAY_DIMENSIONS
+// attribute); `path` names the array in errors. Throws Error(invalid_argument)
+// for a shard shape that is not a multiple of the inner chunks, sharding in
+// format 2, or a zero chunk size.
 ArrayMetadata build_array_metadata(const std::string& path, const std::vector<std::uint64_t>& shape, DataType dtype,
                                    const FillValue& fill, const ArrayLayout& layout,
                                    const std::vector<std::string>& dim_names, json attributes);

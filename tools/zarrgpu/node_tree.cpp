@@ -45,14 +45,10 @@ NodeTree open_tree(const StoreLocation& location) {
 }
 
 std::vector<std::string> dimension_names_of(const ArrayMetadata& m) {
+  // The metadata model maps format 2 `_ARRAY_DIMENSIONS` to dimension_names.
   std::vector<std::string> out;
   if (m.dimension_names) {
     for (const auto& n : *m.dimension_names) out.push_back(n.value_or(""));
-    return out;
-  }
-  auto it = m.attributes.find("_ARRAY_DIMENSIONS");
-  if (it != m.attributes.end() && it->is_array() && it->size() == m.shape.size()) {
-    for (const auto& n : *it) out.push_back(n.is_string() ? n.get<std::string>() : "");
   }
   return out;
 }

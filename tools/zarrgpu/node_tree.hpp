@@ -29,8 +29,8 @@ struct NodeTree {
 // Opens the store read-only and reads the tree. Errors: Error(not_found…).
 NodeTree open_tree(const StoreLocation& location);
 
-// Dimension names: v3 dimension_names, else v2 `_ARRAY_DIMENSIONS`; "" for
-// unnamed; empty when the array has none.
+// Dimension names (v3 dimension_names, v2 `_ARRAY_DIMENSIONS`, both in
+// ArrayMetadata::dimension_names); "" for unnamed; empty when the array has none.
 std::vector<std::string> dimension_names_of(const ArrayMetadata& m);
 
 // "a" + "b" -> "a/b"; "" + "b" -> "b".
