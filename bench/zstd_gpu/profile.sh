@@ -25,8 +25,8 @@ report=$out/zstd_profile.txt
     -k 'regex:^(walk|sections|place|resolve|verdict|literals|execute|finish)_kernel' \
     "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
     --block-parallel --out /tmp/zstd_profile_bench 2>&1 |
-    grep -E "^  [a-z_]+_kernel|gpu__time_duration" | paste - - |
-    awk '{name=$1; sub(/<.*/, "", name); v=$NF; u=$(NF-1); gsub(/,/, "", v)
+    grep -E "^  (void )?[a-z_]+_kernel|gpu__time_duration" | paste - - |
+    awk '{name=($1=="void" ? $2 : $1); sub(/[<(].*/, "", name); v=$NF; u=$(NF-1); gsub(/,/, "", v)
           v *= (u=="ms" ? 1000 : u=="ns" ? 0.001 : u=="s" ? 1e6 : 1); t[name]+=v; n[name]++}
          END {for (k in t) printf "%-18s %4d launches %12.1f us\n", k, n[k], t[k]}' | sort
   echo

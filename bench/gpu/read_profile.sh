@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Where a device read of zstd chunks spends its GPU time, per kernel (ncu),
+# on a small ERA5-like store (PROFILE_STEPS time steps of 721 x 1440 x 4
+# float32, zstd-3, one step per chunk), after bench/gpu/run.sh built build/:
+#   1. bench_gpu_read full reads under the automatic strategy and with the
+#      block-parallel path forced and forbidden (ZARRGPU_ZSTD_BLOCK_PARALLEL);
+#   2. ncu durations of every kernel of one full read, summed by name.
+# Writes $OUT/read_profile.txt (or bench/results/).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+out=${OUT:-$root/bench/results}
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+bench=$(find build -name bench_gpu_read -type f -perm -u+x | head -1)
+cli=$(find build -path '*tools/zarrgpu/zarrgpu' -type f -perm -u+x | head -1)
+ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+steps=${PROFILE_STEPS:-16}
+store=/tmp/zarrgpu_profile/era5_zstd_$steps.zarr
+[ -d "$store" ] || "$cli" generate era5 "$store" --time "$steps" --lat 721 --lon 1440 --quiet
+report=$out/read_profile.txt
+{
+  echo "# device read of $store ($(date -u +%F))"
+  for bp in auto 1 0; do
+    if [ $bp = auto ]; then unset ZARRGPU_ZSTD_BLOCK_PARALLEL; else export ZARRGPU_ZSTD_BLOCK_PARALLEL=$bp; fi
+    echo "## ZARRGPU_ZSTD_BLOCK_PARALLEL=$bp"
+    timeout 60 "$bench" "$store" --mode full --repeat 3 2>&1 | tail -1
+  done
+  unset ZARRGPU_ZSTD_BLOCK_PARALLEL
+  echo "## ncu, automatic strategy, one full read: kernel, launches, summed duration"
+  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum \
+    "$bench" "$store" --mode full --repeat 1 2>&1 |
+    grep -E "^  [a-zA-Z_ ]*[a-z_]+(<|\()|gpu__time_duration" | paste - - |
+    awk '{name=""; for (i=1;i<=NF;i++) if ($i ~ /_kernel|\(/) {name=$i; break}; sub(/[<(].*/, "", name);
+          v=$NF; u=$(NF-1); gsub(/,/, "", v); v *= (u=="ms" ? 1000 : u=="ns" ? 0.001 : u=="s" ? 1e6 : 1);
+          t[name]+=v; n[name]++}
+         END {for (k in t) printf "%-28s %5d launches %12.1f us\n", k, n[k], t[k]}' | sort -k4 -n -r
+} > "$report" 2>&1
+cat "$report"
