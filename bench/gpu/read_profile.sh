@@ -17,6 +17,7 @@ cli=$(find build -path '*tools/zarrgpu/zarrgpu' -type f -perm -u+x | head -1)
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 steps=${PROFILE_STEPS:-16}
 store=/tmp/zarrgpu_profile/era5_zstd_$steps.zarr
+mkdir -p "$(dirname "$store")"
 [ -d "$store" ] || "$cli" generate era5 "$store" --time "$steps" --lat 721 --lon 1440 --quiet
 report=$out/read_profile.txt
 {

@@ -6,11 +6,11 @@
 //     and RLE blocks whole, and every literal of a compressed block. It also
 //     turns each sequence's Literals_Length into its match's start.
 //  D2 execute_block_matches() — every compressed block, in any order, after
-//     D1 of all of them: the match bytes, batch after batch. A match byte
-//     whose source lies inside the block but before the batch is final (the
-//     block's earlier batches wrote it); one whose source lies in an earlier
-//     block is followed back through that block's matches (EarlierBlocks)
-//     until it lands on a literal or a raw or RLE block, final since D1.
+//     D1 of all of them: first the match bytes whose source lies in an
+//     earlier block, followed back through that block's matches
+//     (EarlierBlocks) until they land on a literal or a raw or RLE block,
+//     final since D1; then the other match bytes, batch after batch: their
+//     sources are in the block, final once the batches before them ran.
 // So every block runs as soon as a group is free for it, and no group waits
 // for another.
 #pragma once
@@ -77,8 +77,8 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
 }
 
 // Phase D2's view of the blocks before block k of a chunk, all through D1:
-// maps an output position before block k to one that holds the same byte
-// and is final already — a literal, or a byte of a raw or RLE block. Each
+// maps output bytes before block k to positions that hold the same bytes
+// and are final already — literals, or bytes of raw or RLE blocks. Each
 // step goes to the source of the match that wrote the byte, which lies
 // strictly before it, so the walk ends (at the frame's start at the latest:
 // phase C checked every offset against it).
@@ -87,31 +87,65 @@ struct EarlierBlocks {
   const SequenceTriple* triples;  // D1's form: match starts
   uint32_t k;
 
-  ZARRGPU_HD_INLINE uint64_t final_position(uint64_t p) const {
+  struct Run {
+    uint64_t from;    // final position of the first byte
+    uint32_t length;  // bytes that follow contiguously from there
+  };
+
+  // The bytes [p, p + want) (want >= 1), p before block k: where the first
+  // ones are final, and how many of them lie contiguously there — bounded
+  // by every segment and match period the walk passes through, so that a
+  // run of consecutive bytes costs one walk, not one per byte.
+  ZARRGPU_HD_INLINE Run final_run(uint64_t p, uint32_t want) const {
     uint32_t j = k;
+    uint64_t len = want;
+    auto cap = [&len](uint64_t n) {
+      if (n < len) len = n;
+    };
     for (;;) {
       while (blocks[j].output_offset > p) --j;
       const BlockRecord& b = blocks[j];
-      if (b.type != BlockType::compressed || b.sequence_count == 0) return p;
+      const uint64_t block_size = blocks[j + 1].output_offset - b.output_offset;  // j < k
       const uint32_t rel = static_cast<uint32_t>(p - b.output_offset);
+      if (b.type != BlockType::compressed || b.sequence_count == 0) {
+        cap(block_size - rel);
+        return {p, static_cast<uint32_t>(len)};
+      }
       const SequenceTriple* t = triples + b.triples_offset;
+      if (t[0].match_start > rel) {  // the first sequence's literals
+        cap(t[0].match_start - rel);
+        return {p, static_cast<uint32_t>(len)};
+      }
       // The last sequence whose match starts at or before rel.
       uint32_t lo = 0, hi = b.sequence_count;
-      if (t[0].match_start > rel) return p;  // the first sequence's literals
       while (hi - lo > 1) {
         const uint32_t mid = (lo + hi) >> 1;
         if (t[mid].match_start <= rel) lo = mid; else hi = mid;
       }
       const SequenceTriple s = t[lo];
-      if (rel - s.match_start >= s.match_length) return p;  // the literals after that match
-      p = static_cast<uint64_t>(static_cast<int64_t>(b.output_offset) + match_source(s.match_start, s.offset, rel - s.match_start));
+      const uint32_t d = rel - s.match_start;
+      if (d >= s.match_length) {  // the literals after that match
+        cap((lo + 1 < b.sequence_count ? uint64_t{t[lo + 1].match_start} : block_size) - rel);
+        return {p, static_cast<uint32_t>(len)};
+      }
+      // A match byte: the run stays in this match and in one period of it.
+      const uint32_t r = d >= s.offset ? d % s.offset : d;
+      cap(s.match_length - d);
+      cap(s.offset - r);
+      p = b.output_offset + s.match_start - s.offset + r;
     }
   }
+
+  ZARRGPU_HD_INLINE uint64_t final_position(uint64_t p) const { return final_run(p, 1).from; }
 };
 
-// execute_batch_matches()'s resolver in D2: a byte before the batch is
-// final when it lies in the block (an earlier batch wrote it), else
-// EarlierBlocks finds where it is final.
+// execute_batch_matches()'s view in D2. A match whose first period reads
+// before the block (start in block < offset) had its first bytes — those
+// whose source lies before the block — written by execute_block_matches()'s
+// first step; every later byte of the match that repeats one of them reads
+// it there. A byte before the batch but in the block is final (an earlier
+// batch wrote it); one before the block is mapped by EarlierBlocks (not
+// reached once those bytes are written, kept for safety).
 struct BeforeBatch {
   const EarlierBlocks& earlier;
   uint64_t base;         // the batch's first output byte
@@ -121,6 +155,15 @@ struct BeforeBatch {
     const uint64_t p = static_cast<uint64_t>(static_cast<int64_t>(base) + q);
     if (p >= block_start) return q;
     return static_cast<int64_t>(earlier.final_position(p)) - static_cast<int64_t>(base);
+  }
+
+  ZARRGPU_HD_INLINE bool written(uint32_t start, uint32_t offset, uint32_t tt, int64_t* at) const {
+    const int64_t in_block = static_cast<int64_t>(base - block_start) + start;  // the match's start in the block
+    if (in_block >= offset) return false;  // it reads only bytes of the block
+    const uint32_t r = tt >= offset ? tt % offset : tt;
+    if (static_cast<int64_t>(r) >= offset - in_block) return false;
+    *at = static_cast<int64_t>(start) + r;
+    return true;
   }
 };
 
@@ -133,6 +176,23 @@ ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord*
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
   const EarlierBlocks earlier{blocks, triples, k};
+  // First the match bytes whose source lies before the block, run by run,
+  // each rank on its own sequences without waiting for the others (the
+  // walks back through earlier blocks vary a lot in length; a rank that
+  // waited at every batch for the longest would make the block as slow as
+  // its slowest byte). Sources and destinations are apart: no order needed.
+  for (uint32_t i = g.rank(); i < b.sequence_count; i += G::kSize) {
+    const SequenceTriple s = t[i];
+    if (s.offset <= s.match_start) continue;  // reads only bytes of the block
+    const uint32_t n = s.match_length < s.offset - s.match_start ? s.match_length : s.offset - s.match_start;
+    uint8_t* const dst = out + b.output_offset + s.match_start;
+    const uint64_t src = b.output_offset + s.match_start - s.offset;
+    for (uint32_t u = 0; u < n;) {
+      const EarlierBlocks::Run run = earlier.final_run(src + u, n - u);
+      for (uint32_t x = 0; x < run.length; ++x) dst[u + x] = out[run.from + x];
+      u += run.length;
+    }
+  }
   uint32_t prev_end = 0;  // rank 0: where the match of the sequence before the batch ended
   for (uint32_t done = 0; done < b.sequence_count;) {
     const uint32_t left = b.sequence_count - done;

@@ -154,16 +154,24 @@ ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count
   }
 }
 
-// Where pass 2 reads a byte that lies before the batch (q < 0, relative to
-// the batch's base): the identity when everything before the batch is
-// final, as in one-thread or one-group decoding of a frame.
+// How pass 2 meets bytes outside the batch. The identity for one-thread or
+// one-group decoding of a frame, where everything before the batch is final.
+// The block-parallel decoder's D2 (block_execution.hpp) writes some match
+// bytes before pass 2 (those whose source lies in an earlier block) and
+// maps what else lies before the block.
 struct BeforeBatchIsFinal {
+  // A final position holding the byte at q < 0 (relative to the batch).
   ZARRGPU_HD_INLINE int64_t operator()(int64_t q) const { return q; }
+  // Whether byte tt of the batch's match at `start` (relative to the batch)
+  // with `offset` holds the same byte as a position that is final already:
+  // then *at is that position (the byte itself when it was written before).
+  ZARRGPU_HD_INLINE bool written(uint32_t /*start*/, uint32_t /*offset*/, uint32_t /*tt*/, int64_t* /*at*/) const {
+    return false;
+  }
 };
 
 // Pass 2. Match byte k belongs to the first sequence i with matches_end[i] > k.
-// The literals of the batch are in place. resolve(q) maps a position before
-// the batch to one holding the same byte that is final already.
+// The literals of the batch are in place.
 template <class G, class Resolve = BeforeBatchIsFinal>
 ZARRGPU_HD void execute_batch_matches(G g, const SequenceBatch& b, uint32_t count, uint8_t* base,
                                       Resolve&& resolve = BeforeBatchIsFinal{}) {
@@ -183,17 +191,26 @@ ZARRGPU_HD void execute_batch_matches(G g, const SequenceBatch& b, uint32_t coun
         while (b.matches_end[owner] <= k) ++owner;
         const uint32_t t = k - (owner > 0 ? b.matches_end[owner - 1] : 0u);
         const uint32_t start = b.segment_start[2 * owner + 1];
+        int64_t q = 0;
+        if (resolve.written(start, b.offset[owner], t, &q)) {
+          if (q == int64_t{start} + t) continue;  // written already: nothing to do
+          v[u] = base[q];
+          dst[u] = start + t;
+          continue;
+        }
         dst[u] = start + t;
-        int64_t q = match_source(start, b.offset[owner], t);
+        q = match_source(start, b.offset[owner], t);
         uint32_t segment = 2 * owner + 1;
         // q < the start of `segment`: it lies before the batch, in a
         // literal segment, or in an earlier match, which repeats a byte
-        // further back still.
+        // further back still (or one written already).
         while (q >= 0) {
           segment = find_segment(b, segment, static_cast<uint32_t>(q));
           if ((segment & 1u) == 0) break;
           const uint32_t m_start = b.segment_start[segment];
-          q = match_source(m_start, b.offset[segment >> 1], static_cast<uint32_t>(q) - m_start);
+          const uint32_t tt = static_cast<uint32_t>(q) - m_start;
+          if (resolve.written(m_start, b.offset[segment >> 1], tt, &q)) break;
+          q = match_source(m_start, b.offset[segment >> 1], tt);
         }
         if (q < 0) q = resolve(q);
         v[u] = base[q];
