@@ -84,6 +84,15 @@ class Store {
   // that differs from dest.size(), dest holds unspecified bytes and the caller
   // must read the value another way.
   virtual std::optional<std::uint64_t> read_whole_into(std::string_view key, std::span<std::byte> dest);
+
+  // Read-ahead advice: `requests` will be read soon, roughly in this order. A
+  // store that can start fetching them in the background does so and returns
+  // at once, without waiting for the bytes (LocalStore: a process-wide thread
+  // asks the kernel to read the ranges into the page cache). Missing keys,
+  // ranges past the end and I/O errors are ignored: the read itself reports
+  // them. Returns false when the store has no use for hints (the default:
+  // memory stores), so that callers can stop making them.
+  virtual bool hint(std::span<const ReadRequest> requests) noexcept;
 };
 
 // A directory on the local file system (parallel pread on a thread pool).

@@ -160,6 +160,17 @@ ChunkPlan Plan::make_chunk(std::vector<std::uint64_t> coords, std::vector<DimMap
   return c;
 }
 
+std::string Plan::chunk_key(std::uint64_t i) const {
+  const std::size_t nd = per_dim_.size();
+  std::vector<std::uint64_t> coords(nd);
+  for (std::size_t d = nd; d-- > 0;) {
+    const auto n = per_dim_[d].size();
+    coords[d] = per_dim_[d][i % n].coord;
+    i /= n;
+  }
+  return key_prefix_ + key_encoding_.encode(coords);
+}
+
 ChunkPlan Plan::chunk(std::uint64_t i) const {
   const std::size_t nd = per_dim_.size();
   std::vector<std::uint64_t> coords(nd);

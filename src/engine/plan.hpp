@@ -103,6 +103,8 @@ class Plan {
   // Chunks touched (0 when the selection is empty).
   std::uint64_t num_chunks() const noexcept { return num_chunks_; }
   ChunkPlan chunk(std::uint64_t i) const;
+  // chunk(i).key alone, without the mapping (read-ahead names chunks early).
+  std::string chunk_key(std::uint64_t i) const;
   // Per-dimension lists behind chunk(i) (chunk i = C-order product of these).
   const std::vector<std::vector<DimChunk>>& dim_chunks() const noexcept { return per_dim_; }
 

@@ -11,6 +11,12 @@
 // Sharded arrays (sharding extension): the indexes of a batch of shards are
 // fetched in one batch (suffix ranges when the index is at the end), then each
 // inner chunk the selection touches is a task as above, reading its byte range.
+//
+// Read-ahead: as task i starts, the store is told about the chunks (inner
+// chunks' byte ranges) up to ZARRGPU_READAHEAD bytes beyond it
+// (store::ReadaheadWindow), so that a cold read has more I/O in flight than
+// there are threads and the disk keeps reading while they decode. Arrays
+// stored as plain bytes, with nothing to decode, go without.
 #include <algorithm>
 #include <cstring>
 #include <exception>
@@ -19,6 +25,7 @@
 #include "engine/array_state.hpp"
 #include "engine/place.hpp"
 #include "engine/thread_pool.hpp"
+#include "store/readahead_window.hpp"
 #include "store/reusing_read.hpp"
 
 namespace zarrgpu::engine {
@@ -81,6 +88,13 @@ bool stores_plain_bytes(const codec::CodecChain& chain) {
          chain.array_to_bytes().decode_is_copy(chain.representations().back());
 }
 
+// Read-ahead overlaps the disk with decoding. Chunks stored as plain bytes
+// need none: every thread is reading, their preads keep the disk as busy as
+// hints would, and hints only added requests (bench/cpu_read/NOTES.md).
+std::uint64_t readahead_budget(const codec::CodecChain& chain) {
+  return stores_plain_bytes(chain) ? 0 : store::readahead_bytes();
+}
+
 // Decodes `stored` with `chain` and places the chunk's selected region.
 void decode_and_place(const ReadContext& rc, const codec::CodecChain& chain, const ChunkPlan& chunk,
                       std::span<const std::byte> stored) {
@@ -130,7 +144,13 @@ void read_chunk(const ReadContext& rc, const codec::CodecChain& chain, bool plai
 void read_chunks(const ReadContext& rc) {
   const auto& chain = rc.state.chain;
   const bool plain = stores_plain_bytes(chain);
-  parallel_for(std::size_t(rc.plan.num_chunks()), [&](std::size_t i) {
+  const std::size_t n = std::size_t(rc.plan.num_chunks());
+  // The decoded size stands in for the stored one (unknown before the open).
+  store::ReadaheadWindow ahead(rc.store, n, chain.chunk().nbytes(), [&](std::size_t i) -> std::optional<ReadRequest> {
+    return ReadRequest{rc.plan.chunk_key(i), ByteRange::all()};
+  }, readahead_budget(chain));
+  parallel_for(n, [&](std::size_t i) {
+    ahead.reached(i);
     const ChunkPlan chunk = rc.plan.chunk(i);
     with_chunk_context(rc, chunk.key, [&] { read_chunk(rc, chain, plain, chunk); });
   }, rc.threads);
@@ -236,7 +256,14 @@ void read_shards(const ReadContext& rc) {
     for (auto& v : per_shard) for (auto& r : v) inner.push_back(std::move(r));
     per_shard.clear();
     res.clear();
+    store::ReadaheadWindow ahead(rc.store, inner.size(), rc.state.inner_chain->chunk().nbytes(),
+                                 [&](std::size_t j) -> std::optional<ReadRequest> {
+                                   const auto& r = inner[j];
+                                   if (r.missing) return std::nullopt;
+                                   return ReadRequest{shards[r.shard].key, ByteRange::of(r.offset, r.nbytes)};
+                                 }, readahead_budget(*rc.state.inner_chain));
     parallel_for(inner.size(), [&](std::size_t j) {
+      ahead.reached(j);
       const auto& r = inner[j];
       const auto& key = shards[r.shard].key;
       with_chunk_context(rc, key, [&] { read_inner_chunk(rc, key, r); });

@@ -2,6 +2,9 @@
 // shared thread pool with pread (POSIX "compat mode" in KvikIO's words);
 // writes go to a temporary file in the same directory and are renamed into
 // place, so a reader never sees a half-written value under the final name.
+// Hints become page-cache read-ahead on a background thread
+// (page_cache_readahead.hpp), and reads of 1 MiB or more tell the kernel they
+// are sequential, unless ZARRGPU_READAHEAD=0.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +19,8 @@
 
 #include "engine/thread_pool.hpp"
 #include "store/byte_range.hpp"
+#include "store/page_cache_readahead.hpp"
+#include "store/readahead_window.hpp"
 #include "store/reusing_read.hpp"
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/store.hpp"
@@ -44,7 +49,8 @@ class Fd {
 
 class LocalStore final : public Store {
  public:
-  explicit LocalStore(fs::path root) : root_(std::move(root)), url_("file://" + root_.string()) {}
+  explicit LocalStore(fs::path root)
+      : root_(std::move(root)), url_("file://" + root_.string()), sequential_advice_(readahead_bytes() > 0) {}
 
   bool read_reusing(const ReadRequest& request, Bytes& buffer) override {
     auto v = open_value(request.key);
@@ -61,6 +67,21 @@ class LocalStore final : public Store {
     if (!v) return std::nullopt;
     if (v->size == dest.size()) pread_all(v->fd.get(), dest.data(), v->size, 0, k);
     return v->size;
+  }
+
+  bool hint(std::span<const ReadRequest> requests) noexcept override {
+    try {
+      std::vector<FileRange> ranges;
+      ranges.reserve(requests.size());
+      for (const auto& r : requests) {
+        if (!valid_key(r.key)) continue;
+        ranges.push_back({path_of(r.key).string(), r.range});
+      }
+      advise_in_background(std::move(ranges));
+    } catch (...) {
+      // Out of memory building paths: advice only.
+    }
+    return true;
   }
 
   std::vector<ReadResult> read(std::span<const ReadInto> requests) override {
@@ -149,6 +170,15 @@ class LocalStore final : public Store {
  private:
   fs::path path_of(std::string_view key) const { return root_ / fs::path(std::string(key)); }
 
+  bool valid_key(std::string_view key) const {
+    try {
+      check_key(key, url_);
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  }
+
   [[noreturn]] void fail(std::string_view key, const std::string& why) const {
     throw Error(ErrorKind::io, "'" + std::string(key) + "': " + why, {"", std::string(key), "", url_});
   }
@@ -173,6 +203,9 @@ class LocalStore final : public Store {
   }
 
   void pread_all(int fd, std::byte* dst, std::uint64_t length, std::uint64_t offset, const std::string& key) const {
+    // A larger kernel read-ahead window for this open file (twice the
+    // device's): fewer, larger reads where no hint came first.
+    if (sequential_advice_ && length >= kSequentialAdviceBytes) advise_sequential(fd);
     std::uint64_t done = 0;
     while (done < length) {
       const ssize_t n = ::pread(fd, dst + done, length - done, off_t(offset + done));
@@ -208,8 +241,11 @@ class LocalStore final : public Store {
     return res;
   }
 
+  static constexpr std::uint64_t kSequentialAdviceBytes = std::uint64_t(1) << 20;
+
   fs::path root_;
   std::string url_;
+  bool sequential_advice_;
 };
 
 }  // namespace

@@ -32,6 +32,8 @@ std::optional<std::uint64_t> Store::read_whole_into(std::string_view key, std::s
   return data.size();
 }
 
+bool Store::hint(std::span<const ReadRequest>) noexcept { return false; }
+
 namespace {
 // "memory://name" gives the same store to every caller in the process (so a
 // tool and a test can share one); plain "memory://" is always a fresh one.

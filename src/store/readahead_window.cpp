@@ -1,0 +1,121 @@
+#include "store/readahead_window.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace zarrgpu::store {
+
+std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t n = 0;
+  constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    const std::uint64_t d = std::uint64_t(text[i] - '0');
+    if (n > (max - d) / 10) return std::nullopt;
+    n = n * 10 + d;
+    ++i;
+  }
+  if (i == 0) return std::nullopt;
+  std::string_view unit = text.substr(i);
+  int shift = 0;
+  if (!unit.empty()) {
+    switch (unit.front()) {
+      case 'k': case 'K': shift = 10; break;
+      case 'm': case 'M': shift = 20; break;
+      case 'g': case 'G': shift = 30; break;
+      case 't': case 'T': shift = 40; break;
+      default: break;
+    }
+    if (shift) unit.remove_prefix(1);
+    if (!(unit.empty() || unit == "B" || unit == "b" || (shift && (unit == "iB" || unit == "ib")))) return std::nullopt;
+  }
+  if (shift && n > (max >> shift)) return std::nullopt;
+  return n << shift;
+}
+
+std::uint64_t readahead_bytes(const char* env_value) {
+  if (env_value == nullptr) return kDefaultReadaheadBytes;
+  if (auto n = parse_byte_size(env_value)) return *n;
+  // Loud fallback: a typo must not silently change what a benchmark measures.
+  static std::once_flag warned;
+  std::call_once(warned, [&] {
+    std::fprintf(stderr, "zarrgpu: ZARRGPU_READAHEAD='%s' is not a byte size (e.g. 0, 256M, 1G); using %llu MiB\n",
+                 env_value, static_cast<unsigned long long>(kDefaultReadaheadBytes >> 20));
+  });
+  return kDefaultReadaheadBytes;
+}
+
+std::uint64_t readahead_bytes() { return readahead_bytes(std::getenv("ZARRGPU_READAHEAD")); }
+
+ReadaheadWindow::ReadaheadWindow(Store& store, std::size_t n, std::uint64_t item_bytes, RequestOf request_of,
+                                 std::uint64_t budget_bytes, std::uint64_t min_hint_bytes)
+    : store_(store), n_(n), item_bytes_(item_bytes), min_hint_bytes_(min_hint_bytes),
+      request_of_(std::move(request_of)) {
+  if (budget_bytes == 0 || n == 0) {
+    window_ = 0;
+    off_ = true;
+    return;
+  }
+  // An item larger than the whole budget is still hinted when it is reached:
+  // its read then has all its bytes in flight at once.
+  const std::uint64_t items = budget_bytes / std::max<std::uint64_t>(item_bytes, 1);
+  window_ = std::size_t(std::clamp<std::uint64_t>(items, 1, kMaxReadaheadItems));
+}
+
+namespace {
+
+bool bounded(const ByteRange& r) { return r.suffix_length == 0 && r.length != ByteRange::npos; }
+
+// Merges b into a when both are bounded ranges of one key, b starting inside
+// a or at most kMergeGapBytes after it.
+bool merge(ReadRequest& a, const ReadRequest& b) {
+  if (a.key != b.key || !bounded(a.range) || !bounded(b.range)) return false;
+  const std::uint64_t a_end = a.range.offset + a.range.length;
+  if (b.range.offset < a.range.offset || b.range.offset > a_end + kMergeGapBytes) return false;
+  a.range.length = std::max(a_end, b.range.offset + b.range.length) - a.range.offset;
+  return true;
+}
+
+}  // namespace
+
+void ReadaheadWindow::reached(std::size_t i) noexcept {
+  if (off_.load(std::memory_order_relaxed)) return;
+  const std::size_t low = std::min(n_, i + std::max<std::size_t>(1, window_ / 2));
+  std::size_t from = hinted_.load(std::memory_order_relaxed);
+  if (from >= low) return;
+  const std::size_t target = std::min(n_, i + window_);
+  // Claim [from, target) so that each item is hinted by one thread only.
+  while (!hinted_.compare_exchange_weak(from, target, std::memory_order_relaxed)) {
+    if (from >= low) return;
+  }
+  try {
+    std::vector<ReadRequest> requests;
+    for (std::size_t k = from; k < target; ++k) {
+      auto r = request_of_(k);
+      if (!r) continue;
+      if (r->range.is_all() && item_bytes_ < min_hint_bytes_) {
+        // Whole values, all estimated at item_bytes: none is worth a hint.
+        off_ = true;
+        return;
+      }
+      if (requests.empty() || !merge(requests.back(), *r)) requests.push_back(std::move(*r));
+    }
+    std::erase_if(requests, [&](const ReadRequest& r) {
+      const std::uint64_t bytes = bounded(r.range) ? r.range.length
+                                  : r.range.suffix_length ? r.range.suffix_length
+                                                          : item_bytes_;
+      return bytes < min_hint_bytes_;
+    });
+    if (!requests.empty() && !store_.hint(requests)) off_ = true;
+  } catch (...) {
+    off_ = true;  // advice only: the reads go on without it
+  }
+}
+
+}  // namespace zarrgpu::store
