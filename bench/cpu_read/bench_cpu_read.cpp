@@ -1,24 +1,35 @@
 // Full-array reads into host memory, and the ceiling they are measured against:
 // libzstd decoding the same chunks on all cores with no I/O.
 //
-//   bench_cpu_read STORE [--threads N] [--repeat R] [--ceiling] [--json]
+//   bench_cpu_read STORE [--threads N] [--repeat R] [--ceiling] [--cold] [--json]
 //
 // Reads every array of rank >= 3 under the group STORE (the ERA5-like
 // variables), R times, and prints the median decoded GB/s. With --ceiling it
 // also loads every chunk of those arrays into memory and decodes them with
 // ZSTD_decompressDCtx on N threads (zstd-compressed arrays, and sharded arrays
-// whose inner chunks are zstd-compressed).
+// whose inner chunks are zstd-compressed). With --cold every timed read starts
+// from a cold page cache: /proc/sys/vm/drop_caches where that may be written
+// (root), else POSIX_FADV_DONTNEED on every file under STORE (which leaves the
+// directory entries and inodes cached); the output says which.
+//
+// The read-ahead setting (ZARRGPU_READAHEAD) is reported with the figures.
+#include <fcntl.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "store/readahead_window.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
 
@@ -41,6 +52,7 @@ struct Options {
   unsigned threads = std::thread::hardware_concurrency();
   int repeat = 5;
   bool ceiling = false;
+  bool cold = false;
   bool json = false;
 };
 
@@ -55,15 +67,37 @@ Options parse(int argc, char** argv) {
     if (a == "--threads") o.threads = std::stoul(next());
     else if (a == "--repeat") o.repeat = std::stoi(next());
     else if (a == "--ceiling") o.ceiling = true;
+    else if (a == "--cold") o.cold = true;
     else if (a == "--json") o.json = true;
     else if (o.store.empty()) o.store = a;
     else { std::fprintf(stderr, "unexpected argument %s\n", a.c_str()); std::exit(1); }
   }
   if (o.store.empty()) {
-    std::fprintf(stderr, "usage: bench_cpu_read STORE [--threads N] [--repeat R] [--ceiling] [--json]\n");
+    std::fprintf(stderr, "usage: bench_cpu_read STORE [--threads N] [--repeat R] [--ceiling] [--cold] [--json]\n");
     std::exit(1);
   }
   return o;
+}
+
+// Empties the page cache of STORE's files; returns how ("drop_caches" or
+// "fadvise_dontneed").
+const char* make_cold(const std::string& root) {
+  ::sync();
+  {
+    std::ofstream f("/proc/sys/vm/drop_caches");
+    if (f && (f << "3\n") && f.flush()) return "drop_caches";
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const int fd = ::open(it->path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+  }
+  return "fadvise_dontneed";
 }
 
 // libzstd on `threads` threads over chunks already in memory: the decode ceiling.
@@ -120,7 +154,9 @@ int main(int argc, char** argv) try {
   for (const auto& a : arrays) outs.emplace_back(a.metadata().num_elements() * size_of(a.dtype()));
 
   std::vector<double> rates;
+  const char* cold_method = "none";
   for (int r = 0; r < opt.repeat; ++r) {
+    if (opt.cold) cold_method = make_cold(opt.store);
     auto t0 = Clock::now();
     for (std::size_t i = 0; i < arrays.size(); ++i) arrays[i].read(Selection{}, outs[i].span(), ro);
     rates.push_back(total_bytes / seconds_since(t0) / 1e9);
@@ -175,13 +211,19 @@ int main(int argc, char** argv) try {
     if (!chunks.empty()) ceiling = zstd_ceiling_gbps(chunks, decoded_chunk_bytes, opt.threads, opt.repeat);
   }
 
+  const char* readahead_env = std::getenv("ZARRGPU_READAHEAD");
+  const unsigned long long readahead = store::readahead_bytes();
   if (opt.json) {
     std::printf("{\"store\": \"%s\", \"arrays\": %zu, \"decoded_bytes\": %zu, \"threads\": %u, "
-                "\"repeat\": %d, \"zarrgpu_gbps\": %.3f, \"zstd_ceiling_gbps\": %.3f}\n",
-                opt.store.c_str(), arrays.size(), total_bytes, opt.threads, opt.repeat, zarrgpu_gbps, ceiling);
+                "\"repeat\": %d, \"cold\": \"%s\", \"readahead_bytes\": %llu, \"readahead_env\": %s%s%s, "
+                "\"zarrgpu_gbps\": %.3f, \"zstd_ceiling_gbps\": %.3f}\n",
+                opt.store.c_str(), arrays.size(), total_bytes, opt.threads, opt.repeat, cold_method, readahead,
+                readahead_env ? "\"" : "", readahead_env ? readahead_env : "null", readahead_env ? "\"" : "",
+                zarrgpu_gbps, ceiling);
   } else {
-    std::printf("%s: %zu arrays, %.2f GB decoded, %u threads\n", opt.store.c_str(), arrays.size(),
-                total_bytes / 1e9, opt.threads);
+    std::printf("%s: %zu arrays, %.2f GB decoded, %u threads, read-ahead %llu bytes%s, cold: %s\n",
+                opt.store.c_str(), arrays.size(), total_bytes / 1e9, opt.threads, readahead,
+                readahead_env ? "" : " (default)", cold_method);
     std::printf("  zarrgpu full read      %8.2f GB/s (median of %d)\n", zarrgpu_gbps, opt.repeat);
     if (opt.ceiling) std::printf("  libzstd ceiling        %8.2f GB/s\n", ceiling);
   }
