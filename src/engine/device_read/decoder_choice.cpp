@@ -32,7 +32,7 @@ ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t
                                 unsigned sm_count, unsigned cpu_threads) noexcept {
   if (!gpu_built || request == ZstdRequest::cpu) return ZstdDecoder::cpu;
   if (request == ZstdRequest::gpu) return ZstdDecoder::gpu;
-  if (frames > 0 && frame_bytes >= kBlockParallelFrameBytes) return ZstdDecoder::gpu;
+  (void)frame_bytes;  // see decoder_choice.hpp: large frames alone do not send a batch to the GPU yet
   return frames >= gpu_zstd_frame_threshold(sm_count, cpu_threads) ? ZstdDecoder::gpu : ZstdDecoder::cpu;
 }
 
@@ -43,9 +43,8 @@ std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned s
     case ZstdRequest::gpu: return "GPU (ZARRGPU_GPU_ZSTD=1)";
     case ZstdRequest::auto_: break;
   }
-  return "auto: GPU for frames of >= " + std::to_string(kBlockParallelFrameBytes >> 10) +
-         " KiB (block-parallel) and for batches of >= " + std::to_string(gpu_zstd_frame_threshold(sm_count, cpu_threads)) +
-         " smaller frames (min(" + std::to_string(kFramesPerSm) + " x " + std::to_string(sm_count) + " SMs, " +
+  return "auto: GPU for batches of >= " + std::to_string(gpu_zstd_frame_threshold(sm_count, cpu_threads)) +
+         " frames (min(" + std::to_string(kFramesPerSm) + " x " + std::to_string(sm_count) + " SMs, " +
          std::to_string(kFramesPerCpuThread) + " x " + std::to_string(cpu_threads) + " CPU threads)), CPU threads below";
 }
 

@@ -5,22 +5,25 @@
 // The GPU decoder has two strategies (codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp):
 // one warp per frame, whose throughput grows with the number of frames in
 // flight, and a frame's blocks in parallel, which it picks by itself for
-// few frames of several blocks. So under `auto`:
-//  - frames of >= kBlockParallelFrameBytes (two 128 KiB blocks) go to the
-//    GPU in any number: block-parallel decoding keeps the GPU busy (H200,
-//    level 3, 512 frames of 4 MiB: 36.9 GB/s, against ~12.5 on 16 cores;
-//    one warp per frame managed 13.7, and 1.16 on the 481 frames of 16.6 MB
-//    of the first device-read run);
-//  - smaller frames go to the GPU when the batch has at least
-//        threshold = min(kFramesPerSm x SMs, kFramesPerCpuThread x CPU threads)
-//    of them, else to CPU threads:
-//    - kFramesPerSm = 4: a warp decodes roughly 20 MB/s; the H200's 132 SMs
-//      reach libzstd's all-core rate (~12.7 GB/s on 16 cores) only with
-//      several hundred frames in flight;
-//    - kFramesPerCpuThread = 40 (~0.8 GB/s per core / ~20 MB/s per warp):
-//      with few CPU threads the GPU pays off sooner.
-//    A small batch of small frames is a small read, where the CPU's latency
-//    (no kernel launch) wins anyway.
+// few frames of several blocks. The rule: GPU when the batch has at least
+//     threshold = min(kFramesPerSm x SMs, kFramesPerCpuThread x CPU threads)
+// frames, CPU threads otherwise.
+//  - kFramesPerSm = 4: a warp decodes roughly 20 MB/s; the H200's 132 SMs
+//    reach libzstd's all-core rate (~12.7 GB/s on 16 cores) only with
+//    several hundred frames in flight.
+//  - kFramesPerCpuThread = 40 (~0.8 GB/s per core / ~20 MB/s per warp):
+//    with few CPU threads the GPU pays off sooner.
+// A small batch is also a small read, where the CPU's latency wins anyway.
+//
+// NOT YET: "large frames to the GPU in any number". Block-parallel decoding
+// runs 512 frames of 4 MiB of the Zstd bench's data at 36.9 GB/s (level 3,
+// H200), but the CLI's ERA5-like store (quantised smooth fields, 16.6 MB
+// frames: long chains of matches reaching into earlier blocks) decodes at
+// ~1 GB/s, against ~4.4 GB/s on 16 CPU threads in the same run (H200,
+// 2026-11-21, bench/results/gpu_read.md): its phase D2 (execute_kernel)
+// takes ~105 ms per frame (ncu). The rule takes frame_bytes so that the
+// clause can come back (frames >= kBlockParallelFrameBytes to the GPU) once
+// D2 handles such data.
 //
 // ZARRGPU_GPU_ZSTD overrides: 0 = always CPU threads, 1 = always GPU (when the
 // decoder is built), auto (default, also empty) = the rule above.
