@@ -87,56 +87,72 @@ struct EarlierBlocks {
   const SequenceTriple* triples;  // D1's form: match starts
   uint32_t k;
 
-  struct Run {
-    uint64_t from;    // final position of the first byte
-    uint32_t length;  // bytes that follow contiguously from there
+  // A walk over the bytes [p, p + want) (want >= 1), p before block k, one
+  // match at a time: where the first of them are final, and how many of
+  // them lie contiguously there — bounded by every segment and match period
+  // the walk passes through, so that a run of consecutive bytes costs one
+  // walk, not one per byte.
+  struct Walk {
+    uint64_t p;    // the run's first byte, then its source, ...
+    uint64_t len;  // bytes of the run that follow contiguously
+    uint32_t j;    // the block holding p, or one after it
   };
 
-  // The bytes [p, p + want) (want >= 1), p before block k: where the first
-  // ones are final, and how many of them lie contiguously there — bounded
-  // by every segment and match period the walk passes through, so that a
-  // run of consecutive bytes costs one walk, not one per byte.
-  ZARRGPU_HD_INLINE Run final_run(uint64_t p, uint32_t want) const {
-    uint32_t j = k;
-    uint64_t len = want;
-    auto cap = [&len](uint64_t n) {
-      if (n < len) len = n;
+  ZARRGPU_HD_INLINE Walk start(uint64_t p, uint32_t want) const { return Walk{p, want, k}; }
+
+  // One step: true when w.p is final (w.len bytes of it), else w follows
+  // the match that wrote w.p to its source. The binary search runs a fixed
+  // number of halvings for the block, so that a group's ranks walking side
+  // by side stay in step.
+  ZARRGPU_HD_INLINE bool step(Walk& w) const {
+    while (blocks[w.j].output_offset > w.p) --w.j;
+    const BlockRecord& b = blocks[w.j];
+    const uint64_t block_size = blocks[w.j + 1].output_offset - b.output_offset;  // j < k
+    const uint32_t rel = static_cast<uint32_t>(w.p - b.output_offset);
+    auto cap = [&w](uint64_t n) {
+      if (n < w.len) w.len = n;
     };
-    for (;;) {
-      while (blocks[j].output_offset > p) --j;
-      const BlockRecord& b = blocks[j];
-      const uint64_t block_size = blocks[j + 1].output_offset - b.output_offset;  // j < k
-      const uint32_t rel = static_cast<uint32_t>(p - b.output_offset);
-      if (b.type != BlockType::compressed || b.sequence_count == 0) {
-        cap(block_size - rel);
-        return {p, static_cast<uint32_t>(len)};
-      }
-      const SequenceTriple* t = triples + b.triples_offset;
-      if (t[0].match_start > rel) {  // the first sequence's literals
-        cap(t[0].match_start - rel);
-        return {p, static_cast<uint32_t>(len)};
-      }
-      // The last sequence whose match starts at or before rel.
-      uint32_t lo = 0, hi = b.sequence_count;
-      while (hi - lo > 1) {
-        const uint32_t mid = (lo + hi) >> 1;
-        if (t[mid].match_start <= rel) lo = mid; else hi = mid;
-      }
-      const SequenceTriple s = t[lo];
-      const uint32_t d = rel - s.match_start;
-      if (d >= s.match_length) {  // the literals after that match
-        cap((lo + 1 < b.sequence_count ? uint64_t{t[lo + 1].match_start} : block_size) - rel);
-        return {p, static_cast<uint32_t>(len)};
-      }
-      // A match byte: the run stays in this match and in one period of it.
-      const uint32_t r = d >= s.offset ? d % s.offset : d;
-      cap(s.match_length - d);
-      cap(s.offset - r);
-      p = b.output_offset + s.match_start - s.offset + r;
+    if (b.type != BlockType::compressed || b.sequence_count == 0) {
+      cap(block_size - rel);
+      return true;
     }
+    const SequenceTriple* t = triples + b.triples_offset;
+    if (t[0].match_start > rel) {  // the first sequence's literals
+      cap(t[0].match_start - rel);
+      return true;
+    }
+    // The last sequence whose match starts at or before rel.
+    uint32_t lo = 0;
+    for (uint32_t half = highest_power_of_two(b.sequence_count); half > 0; half >>= 1) {
+      const uint32_t mid = lo + half;
+      lo = (mid < b.sequence_count && t[mid].match_start <= rel) ? mid : lo;
+    }
+    const SequenceTriple s = t[lo];
+    const uint32_t d = rel - s.match_start;
+    if (d >= s.match_length) {  // the literals after that match
+      cap((lo + 1 < b.sequence_count ? uint64_t{t[lo + 1].match_start} : block_size) - rel);
+      return true;
+    }
+    // A match byte: the run stays in this match and in one period of it.
+    const uint32_t r = d >= s.offset ? d % s.offset : d;
+    cap(s.match_length - d);
+    cap(s.offset - r);
+    w.p = b.output_offset + s.match_start - s.offset + r;
+    return false;
   }
 
-  ZARRGPU_HD_INLINE uint64_t final_position(uint64_t p) const { return final_run(p, 1).from; }
+  ZARRGPU_HD_INLINE static uint32_t highest_power_of_two(uint32_t n) {
+    uint32_t h = 1;
+    while (h <= n / 2) h <<= 1;
+    return h;
+  }
+
+  ZARRGPU_HD_INLINE uint64_t final_position(uint64_t p) const {
+    Walk w = start(p, 1);
+    while (!step(w)) {
+    }
+    return w.p;
+  }
 };
 
 // execute_batch_matches()'s view in D2. A match whose first period reads
@@ -178,19 +194,41 @@ ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord*
   const EarlierBlocks earlier{blocks, triples, k};
   // First the match bytes whose source lies before the block, run by run,
   // each rank on its own sequences without waiting for the others (the
-  // walks back through earlier blocks vary a lot in length; a rank that
+  // walks back through earlier blocks vary a lot in length: a rank that
   // waited at every batch for the longest would make the block as slow as
-  // its slowest byte). Sources and destinations are apart: no order needed.
-  for (uint32_t i = g.rank(); i < b.sequence_count; i += G::kSize) {
-    const SequenceTriple s = t[i];
-    if (s.offset <= s.match_start) continue;  // reads only bytes of the block
-    const uint32_t n = s.match_length < s.offset - s.match_start ? s.match_length : s.offset - s.match_start;
-    uint8_t* const dst = out + b.output_offset + s.match_start;
-    const uint64_t src = b.output_offset + s.match_start - s.offset;
-    for (uint32_t u = 0; u < n;) {
-      const EarlierBlocks::Run run = earlier.final_run(src + u, n - u);
-      for (uint32_t x = 0; x < run.length; ++x) dst[u + x] = out[run.from + x];
-      u += run.length;
+  // its slowest byte). The loop is flat — each turn a rank takes its next
+  // sequence, starts a walk, takes one step of it, or copies the run it
+  // found — so that ranks whose walks differ in length still share their
+  // turns (on a GPU, nested loops of different trip counts per lane make a
+  // warp issue each lane's path apart). Sources and destinations are apart:
+  // no order needed.
+  {
+    uint32_t i = g.rank();
+    uint32_t u = 0, n = 0;        // cross-block bytes of the current sequence: done, all
+    uint64_t src = 0, dst = 0;    // where they read and go
+    bool walking = false;
+    EarlierBlocks::Walk w{};
+    for (;;) {
+      if (walking) {
+        if (earlier.step(w)) {
+          for (uint64_t x = 0; x < w.len; ++x) out[dst + u + x] = out[w.p + x];
+          u += static_cast<uint32_t>(w.len);
+          walking = false;
+        }
+      } else if (u < n) {
+        w = earlier.start(src + u, n - u);
+        walking = true;
+      } else if (i < b.sequence_count) {
+        const SequenceTriple s = t[i];
+        i += G::kSize;
+        u = 0;
+        n = s.offset <= s.match_start ? 0u  // reads only bytes of the block
+            : s.match_length < s.offset - s.match_start ? s.match_length : s.offset - s.match_start;
+        dst = b.output_offset + s.match_start;
+        src = dst - s.offset;
+      } else {
+        break;
+      }
     }
   }
   uint32_t prev_end = 0;  // rank 0: where the match of the sequence before the batch ended
