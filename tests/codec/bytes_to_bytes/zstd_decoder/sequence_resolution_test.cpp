@@ -214,13 +214,14 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
 
       // D1 on a thread per block, later blocks first.
       Bytes out(data.size(), 0xAA);
+      std::vector<uint32_t> granules(granule_entries(data.size(), n), 0xDEADBEEFu);
       {
         std::vector<std::thread> threads;
         for (uint32_t k = n; k-- > 0;) {
           threads.emplace_back([&, k] {
             SequenceBatch sb{};
-            write_block_literals(SerialGroup{}, sb, frame.data(), p.blocks[k], p.literals.data(), p.triples.data(),
-                                 out.data());
+            write_block_literals(SerialGroup{}, sb, frame.data(), p.blocks[k], k, p.literals.data(), p.triples.data(),
+                                 granules.data(), out.data());
           });
         }
         for (auto& t : threads) t.join();
@@ -232,7 +233,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       for (uint32_t k = 0; k < n; ++k) {
         Bytes alone = after_d1;
         SequenceBatch sb{};
-        execute_block_matches(SerialGroup{}, sb, p.blocks.data(), k, placed.data(), alone.data());
+        execute_block_matches(SerialGroup{}, sb, p.blocks.data(), k, placed.data(), granules.data(), alone.data());
         const uint64_t s = p.blocks[k].output_offset;
         const uint64_t e = k + 1 < p.blocks.size() ? p.blocks[k + 1].output_offset : data.size();
         ASSERT_TRUE(std::equal(alone.begin() + s, alone.begin() + e, data.begin() + s))
@@ -250,7 +251,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
           threads.emplace_back([&, k] {
             SequenceBatch sb{};
             run_group<4>([&](ThreadGroup<4> g) {
-              execute_block_matches(g, sb, p.blocks.data(), k, placed.data(), out.data());
+              execute_block_matches(g, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data());
             });
           });
         }
@@ -258,15 +259,29 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       }
       ASSERT_TRUE(out == data) << data_kind_name(kind) << " level " << level;
 
-      // D1 put each match's start, counted from its block, where the literals length was.
+      // D1 put each match's start, counted from its block, where the literals
+      // length was, and indexed the block's 64-byte granules: the first
+      // sequence whose match ends after the granule's first byte.
       for (uint32_t k = 0; k < n; ++k) {
         const BlockRecord& b = p.blocks[k];
-        if (b.type != BlockType::compressed) continue;
+        if (b.type != BlockType::compressed || b.sequence_count == 0) continue;
         uint32_t pos = 0;
+        std::vector<uint32_t> match_end(b.sequence_count);
         for (uint32_t i = 0; i < b.sequence_count; ++i) {
           pos += as_decoded[b.triples_offset + i].literals_length;
           ASSERT_EQ(placed[b.triples_offset + i].match_start, pos);
           pos += as_decoded[b.triples_offset + i].match_length;
+          match_end[i] = pos;
+        }
+        const uint64_t size = pos + (b.literals_size - [&] {
+          uint64_t lits = 0;
+          for (uint32_t i = 0; i < b.sequence_count; ++i) lits += as_decoded[b.triples_offset + i].literals_length;
+          return lits;
+        }());
+        for (uint64_t gi = 0; gi < (size + 63) / 64; ++gi) {
+          uint32_t first = 0;
+          while (first < b.sequence_count && match_end[first] <= gi * 64) ++first;
+          ASSERT_EQ(granules[granule_base(b, k) + gi], first) << "block " << k << " granule " << gi;
         }
       }
     }

@@ -72,11 +72,20 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
     resolve_block(SerialGroup{}, *ws, frames[b.frame], b, triples.data(), capacity);
   }
   resolve_chunk(plan, frames.data(), blocks.data(), capacity);
+  // The granule index covers the blocks C4 validated, up to where the last of them ends.
+  uint64_t valid_end = 0;
+  if (plan.valid_blocks > 0) {
+    const BlockRecord& last = blocks[plan.valid_blocks - 1];
+    valid_end = last.output_offset +
+                (last.type == BlockType::compressed ? uint64_t{last.literals_size} + last.match_bytes : last.size);
+  }
+  std::vector<uint32_t> granules(granule_entries(valid_end, plan.valid_blocks));
   for (uint32_t i = 0; i < plan.valid_blocks; ++i) {
-    write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], literals.data(), triples.data(), out);
+    write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], i, literals.data(), triples.data(), granules.data(),
+                         out);
   }
   for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-    execute_block_matches(SerialGroup{}, ws->batch, blocks.data(), i, triples.data(), out);
+    execute_block_matches(SerialGroup{}, ws->batch, blocks.data(), i, triples.data(), granules.data(), out);
   }
   const Status st = finish_chunk(SerialGroup{}, plan, frames.data(), in, out, options.verify_checksum);
   if (st == Status::ok) *decoded_size = plan.decoded_size;

@@ -29,10 +29,13 @@ struct BlockParallelParams {
   BlockRecord* blocks;          // [wave_chunks * max_blocks]
   uint8_t* literals;            // [wave_chunks * max_chunk_bytes]
   SequenceTriple* triples;      // [wave_chunks * (max_chunk_bytes / 3)]
+  uint32_t* granules;           // [wave_chunks * granules_per_chunk]: D1's index (block_execution.hpp)
+  uint64_t granules_per_chunk;  // granule_entries(max_chunk_bytes, max_blocks)
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
   __device__ __forceinline__ uint8_t* chunk_literals(size_t c) const { return literals + c * max_chunk_bytes; }
+  __device__ __forceinline__ uint32_t* chunk_granules(size_t c) const { return granules + c * granules_per_chunk; }
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {
     return triples + c * (max_chunk_bytes / 3);
   }
@@ -103,8 +106,9 @@ struct AgentBlockParallel {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.valid_blocks) return;
     const size_t chunk = bp.first_chunk + c;
-    write_block_literals(WarpGroup{}, sb, static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
-                         bp.chunk_literals(c), bp.chunk_triples(c), static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
+    write_block_literals(WarpGroup{}, sb, static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k], k,
+                         bp.chunk_literals(c), bp.chunk_triples(c), bp.chunk_granules(c),
+                         static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 
   // Phase D2, one warp per block slot, after D1 of the whole wave: the
@@ -112,7 +116,7 @@ struct AgentBlockParallel {
   __device__ __forceinline__ void execute(SequenceBatch& sb, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.valid_blocks) return;
-    execute_block_matches(WarpGroup{}, sb, bp.chunk_blocks(c), k, bp.chunk_triples(c),
+    execute_block_matches(WarpGroup{}, sb, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
   }
 

@@ -45,8 +45,10 @@ struct WaveLayout {
   uint64_t blocks(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockRecord)); }
   uint64_t literals(uint64_t chunks) const { return align_up(chunks * max_chunk_bytes); }
   uint64_t triples(uint64_t chunks) const { return align_up(chunks * (max_chunk_bytes / 3) * sizeof(SequenceTriple)); }
+  uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes, max_blocks); }
+  uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(uint32_t)); }
   uint64_t bytes(uint64_t chunks) const {
-    return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks);
+    return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks);
   }
   // Chunks per wave in temp_bytes of scratch (0: not even one fits).
   uint64_t wave_chunks(uint64_t temp_bytes, uint64_t num_chunks) const {
@@ -160,6 +162,9 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.literals = base + layout.plans(wave) + layout.frames(wave) + layout.blocks(wave);
   bp.triples = reinterpret_cast<SequenceTriple*>(base + layout.plans(wave) + layout.frames(wave) +
                                                  layout.blocks(wave) + layout.literals(wave));
+  bp.granules = reinterpret_cast<uint32_t*>(base + layout.plans(wave) + layout.frames(wave) + layout.blocks(wave) +
+                                            layout.literals(wave) + layout.triples(wave));
+  bp.granules_per_chunk = layout.granules_per_chunk();
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
