@@ -9,6 +9,7 @@
 #include <fstream>
 #include <numeric>
 
+#include "codec_chains.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
 
@@ -17,17 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-json bytes_codec() { return {{"name", "bytes"}, {"configuration", {{"endian", "little"}}}}; }
-json zstd_codec() { return {{"name", "zstd"}, {"configuration", {{"level", 1}, {"checksum", false}}}}; }
-
-std::vector<CodecSpec> chain(const std::string& kind) {
-  auto spec = [](const json& j) { return CodecSpec{j["name"].get<std::string>(), j.value("configuration", json::object())}; };
-  if (kind == "bytes") return {spec(bytes_codec())};
-  if (kind == "zstd") return {spec(bytes_codec()), spec(zstd_codec())};
-  const json inner =
-      kind == "shard_zstd" ? json::array({bytes_codec(), zstd_codec()}) : json::array({bytes_codec()});
-  return {{"sharding_indexed", {{"chunk_shape", {2, 3, 4}}, {"codecs", inner}}}};
-}
+std::vector<CodecSpec> chain(const std::string& kind) { return testing::codec_chain(kind, {2, 3, 4}); }
 
 class LocalRead : public ::testing::TestWithParam<std::string> {
  protected:

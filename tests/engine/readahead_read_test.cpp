@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "store/page_cache_readahead.hpp"
+#include "codec_chains.hpp"
 #include "zarrgpu/array.hpp"
 
 namespace zarrgpu {
@@ -18,16 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-json bytes_codec() { return {{"name", "bytes"}, {"configuration", {{"endian", "little"}}}}; }
-json zstd_codec() { return {{"name", "zstd"}, {"configuration", {{"level", 1}, {"checksum", false}}}}; }
-
-std::vector<CodecSpec> chain(const std::string& kind) {
-  auto spec = [](const json& j) { return CodecSpec{j["name"].get<std::string>(), j.value("configuration", json::object())}; };
-  if (kind == "bytes") return {spec(bytes_codec())};
-  if (kind == "zstd") return {spec(bytes_codec()), spec(zstd_codec())};
-  const json inner = kind == "shard_zstd" ? json::array({bytes_codec(), zstd_codec()}) : json::array({bytes_codec()});
-  return {{"sharding_indexed", {{"chunk_shape", {1, 512, 512}}, {"codecs", inner}}}};
-}
+std::vector<CodecSpec> chain(const std::string& kind) { return testing::codec_chain(kind, {1, 512, 512}); }
 
 // Sets ZARRGPU_READAHEAD for one scope (nullptr: unset).
 class ReadaheadEnv {
