@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: set-up, build, GoogleTest suites (ctest), the Python tests
+# Runs every test: set-up, build, a CUDA syntax check of the GPU Zstd decoder,
+# GoogleTest suites (ctest), the Python tests
 # (pytest), the corpus and corrupt-input suites again under AddressSanitizer and
 # UBSan, and a bounded fuzzing run of the Zstd decoder.
 # GPU tests skip themselves on a machine without a GPU.
@@ -21,6 +22,9 @@ step "build (build/): the library, tools, tests, benchmarks and the Python exten
 CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$root/.venv/bin/python" -m pip install -q --no-build-isolation -e . \
   -Cbuild-dir=build -Ccmake.define.ZARRGPU_BUILD_TESTS=ON -Ccmake.define.ZARRGPU_BUILD_TOOLS=ON \
   -Ccmake.define.ZARRGPU_BUILD_BENCH=ON -Ccmake.define.ZARRGPU_CORPUS_DIR="$corpus"
+
+step "CUDA syntax check of the GPU Zstd decoder (clang, no CUDA SDK needed)"
+tests/cuda_syntax/check.sh || status=1
 
 step "GoogleTest suites"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900 || status=1

@@ -6,40 +6,56 @@
 
 namespace zarrgpu::zstd::gpu {
 
+// The chunk of the wave a thread takes (one thread per chunk); false past the wave.
+template <class Policy>
+__device__ __forceinline__ bool thread_chunk(const BlockParallelParams& bp, size_t* c) {
+  *c = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
+  return *c < bp.wave_chunks;
+}
+
+// The block slot a warp takes (one warp per slot: chunk c of the wave, its
+// block k); false past the wave's slots, for whole warps at once.
+template <class Policy>
+__device__ __forceinline__ bool warp_block_slot(const BlockParallelParams& bp, size_t* c, uint32_t* k) {
+  const size_t slot = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + (threadIdx.x >> 5);
+  if (slot >= bp.wave_chunks * bp.max_blocks) return false;
+  *c = slot / bp.max_blocks;
+  *k = static_cast<uint32_t>(slot % bp.max_blocks);
+  return true;
+}
+
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kWalkThreads) walk_kernel(BlockParallelParams bp) {
-  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
-  if (c < bp.wave_chunks) AgentBlockParallel{bp}.walk(c);
+  size_t c = 0;
+  if (thread_chunk<Policy>(bp, &c)) AgentBlockParallel{bp}.walk(c);
 }
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) sections_kernel(BlockParallelParams bp) {
   __shared__ Workspace workspaces[Policy::kWarpsPerBlock];
-  const uint32_t warp = threadIdx.x >> 5;
-  const size_t slot = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (slot >= bp.wave_chunks * bp.max_blocks) return;  // whole warps leave together
-  AgentBlockParallel{bp}.sections(workspaces[warp], slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks));
+  size_t c = 0;
+  uint32_t k = 0;
+  if (warp_block_slot<Policy>(bp, &c, &k)) AgentBlockParallel{bp}.sections(workspaces[threadIdx.x >> 5], c, k);
 }
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kWalkThreads) place_kernel(BlockParallelParams bp) {
-  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
-  if (c < bp.wave_chunks) AgentBlockParallel{bp}.place(c);
+  size_t c = 0;
+  if (thread_chunk<Policy>(bp, &c)) AgentBlockParallel{bp}.place(c);
 }
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) resolve_kernel(BlockParallelParams bp) {
   __shared__ Workspace workspaces[Policy::kWarpsPerBlock];
-  const uint32_t warp = threadIdx.x >> 5;
-  const size_t slot = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (slot >= bp.wave_chunks * bp.max_blocks) return;
-  AgentBlockParallel{bp}.resolve(workspaces[warp], slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks));
+  size_t c = 0;
+  uint32_t k = 0;
+  if (warp_block_slot<Policy>(bp, &c, &k)) AgentBlockParallel{bp}.resolve(workspaces[threadIdx.x >> 5], c, k);
 }
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockParallelParams bp) {
-  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
-  if (c < bp.wave_chunks) AgentBlockParallel{bp}.verdict(c);
+  size_t c = 0;
+  if (thread_chunk<Policy>(bp, &c)) AgentBlockParallel{bp}.verdict(c);
 }
 
 // Phase D: one warp per block slot, each with a SequenceBatch of shared
@@ -48,19 +64,17 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockPara
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) literals_kernel(BlockParallelParams bp) {
   __shared__ SequenceBatch batches[Policy::kWarpsPerBlock];
-  const uint32_t warp = threadIdx.x >> 5;
-  const size_t slot = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (slot >= bp.wave_chunks * bp.max_blocks) return;
-  AgentBlockParallel{bp}.write_literals(batches[warp], slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks));
+  size_t c = 0;
+  uint32_t k = 0;
+  if (warp_block_slot<Policy>(bp, &c, &k)) AgentBlockParallel{bp}.write_literals(batches[threadIdx.x >> 5], c, k);
 }
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
   __shared__ SequenceBatch batches[Policy::kWarpsPerBlock];
-  const uint32_t warp = threadIdx.x >> 5;
-  const size_t slot = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (slot >= bp.wave_chunks * bp.max_blocks) return;
-  AgentBlockParallel{bp}.execute(batches[warp], slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks));
+  size_t c = 0;
+  uint32_t k = 0;
+  if (warp_block_slot<Policy>(bp, &c, &k)) AgentBlockParallel{bp}.execute(batches[threadIdx.x >> 5], c, k);
 }
 
 template <class Policy>
