@@ -28,8 +28,7 @@
 #include <vector>
 
 #include "engine/device_read/device_read.hpp"
-#include "gpu/device_buffer.hpp"
-#include "gpu/pinned_buffer.hpp"
+#include "gpu/cuda_buffer.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "gpu/pinned_buffer.hpp"
+#include "gpu/cuda_buffer.hpp"
 #include "gpu/staging_config.hpp"
 #include "gpu/stream.hpp"
 

@@ -13,7 +13,7 @@
 
 #include "engine/device_read/device_read.hpp"
 #include "engine_device_read/sha256.hpp"
-#include "gpu/device_buffer.hpp"
+#include "gpu/cuda_buffer.hpp"
 #include "gpu/stream.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"

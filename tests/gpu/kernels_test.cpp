@@ -12,7 +12,7 @@
 
 #include "gpu/byte_swap.hpp"
 #include "gpu/delta.hpp"
-#include "gpu/device_buffer.hpp"
+#include "gpu/cuda_buffer.hpp"
 #include "gpu/fill.hpp"
 #include "gpu/place.hpp"
 #include "gpu/shuffle.hpp"

@@ -11,8 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/device_buffer.hpp"
-#include "gpu/pinned_buffer.hpp"
+#include "gpu/cuda_buffer.hpp"
 #include "gpu/staging_config.hpp"
 #include "gpu/staging_ring.hpp"
 #include "gpu/stream.hpp"
