@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# Parses and type-checks the GPU Zstd decoder's CUDA code (kernels, agents,
-# dispatch) for host and device with clang, against the stand-in runtime
-# header here: CI has no CUDA SDK, and this catches the compile errors that
-# would otherwise first show on the GPU machine. Skips (exit 0) without clang.
+# Parses and type-checks zarrgpu's CUDA code with clang against the
+# declarations-only runtime header here: CI has no CUDA SDK, and this
+# catches the compile errors that would otherwise first show on the GPU
+# machine. Checked: the GPU Zstd decoder (dispatch, agents, kernels) for host
+# and device; every host source of src/gpu and src/engine/device_read, and
+# the GPU tests and benchmarks that only build with CUDA.
+# Not checked: src/gpu/*.cu (they use CUB, which is not here).
+# Skips (exit 0) without clang.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 CXX=${CXX_CUDA_CHECK:-$(command -v clang++ || true)}
 [ -n "$CXX" ] || { echo "cuda syntax check: no clang++, skipped"; exit 0; }
+inc=(-I"$here" -I"$root/src" -I"$root/include")
+status=0
 # sm_80 is the newest architecture older clang releases know; the code has no
 # sm_90-only paths. __CUDACC__ selects the decoder's __host__ __device__ macros.
 "$CXX" -std=c++20 -x cuda --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -fsyntax-only -Wno-unknown-cuda-version \
-  -D__CUDACC__ -I"$here" -I"$root/src" -I"$root/include" \
-  "$root/src/codec/bytes_to_bytes/zstd/gpu/dispatch_decompress.cu"
-echo "cuda syntax check: GPU Zstd decoder parses for host and device"
+  -D__CUDACC__ "${inc[@]}" "$root/src/codec/bytes_to_bytes/zstd/gpu/dispatch_decompress.cu" || status=1
+n=1
+for f in "$root"/src/gpu/*.cpp "$root"/src/engine/device_read/*.cpp "$root"/tests/gpu/*.cpp \
+         "$root"/tests/engine_device_read/device_read_test.cpp "$root"/bench/gpu_read/bench_gpu_read.cpp \
+         "$root"/tests/codec/bytes_to_bytes/zstd_gpu/gpu_decoder_test.cpp "$root"/bench/zstd_gpu/zstd_gpu_bench.cpp; do
+  "$CXX" -std=c++20 -fsyntax-only "${inc[@]}" -I"$root/tests" -I"$root/tests/codec/bytes_to_bytes/zstd_decoder" \
+    -DZARRGPU_CORPUS_DIR='"."' -DZARRGPU_SOURCE_DIR='"."' "$f" || status=1
+  n=$((n + 1))
+done
+[ $status -eq 0 ] && echo "cuda syntax check: $n files parse (GPU Zstd decoder for host and device, CUDA host code, GPU tests)"
+exit $status
