@@ -23,7 +23,7 @@ CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$root/.venv/bin/python" -m pip install -q --no
   -Cbuild-dir=build -Ccmake.define.ZARRGPU_BUILD_TESTS=ON -Ccmake.define.ZARRGPU_BUILD_TOOLS=ON \
   -Ccmake.define.ZARRGPU_BUILD_BENCH=ON -Ccmake.define.ZARRGPU_CORPUS_DIR="$corpus"
 
-step "CUDA syntax check of the GPU Zstd decoder (clang, no CUDA SDK needed)"
+step "CUDA type check (clang, no CUDA SDK needed): GPU Zstd decoder, CUDA host code, GPU tests"
 tests/cuda_syntax/check.sh || status=1
 
 step "GoogleTest suites"
