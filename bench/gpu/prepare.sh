@@ -19,8 +19,13 @@ fi
 # .whl: nvCOMP (the Zstd benchmark); .whl-peers: zarr-python, numcodecs, KvikIO, zarrs.
 wheels=$(ls "$root"/.whl/*.whl "$root"/.whl-peers/*.whl 2>/dev/null)
 if [ -n "$wheels" ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site $wheels \
-    && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+  # Scripts source this file in turn (run.sh, then read.sh or xarray.sh): install a set of wheels once.
+  stamp=$(basename -a $wheels | sort | tr '\n' ' ')
+  if [ "$(cat /tmp/site/.zarrgpu-wheels 2>/dev/null)" = "$stamp" ] ||
+     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site $wheels; then
+    echo "$stamp" > /tmp/site/.zarrgpu-wheels
+    case ":${PYTHONPATH:-}:" in *:/tmp/site:*) ;; *) export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} ;; esac
+  fi
 fi
 export ZARRGPU_CORPUS_DIR="$root/.corpus"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/prepare: GPU /'

@@ -28,11 +28,10 @@ std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) no
   return std::max<std::size_t>(1, std::min(by_gpu, by_cpu));
 }
 
-ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, std::size_t frame_bytes,
-                                unsigned sm_count, unsigned cpu_threads) noexcept {
+ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, unsigned sm_count,
+                                unsigned cpu_threads) noexcept {
   if (!gpu_built || request == ZstdRequest::cpu) return ZstdDecoder::cpu;
   if (request == ZstdRequest::gpu) return ZstdDecoder::gpu;
-  (void)frame_bytes;  // see decoder_choice.hpp: large frames alone do not send a batch to the GPU yet
   return frames >= gpu_zstd_frame_threshold(sm_count, cpu_threads) ? ZstdDecoder::gpu : ZstdDecoder::cpu;
 }
 

@@ -21,9 +21,8 @@
 // frames: long chains of matches reaching into earlier blocks) decodes at
 // ~1 GB/s, against ~4.4 GB/s on 16 CPU threads in the same run (H200,
 // 2026-11-21, bench/results/gpu_read.md): its phase D2 (execute_kernel)
-// takes ~105 ms per frame (ncu). The rule takes frame_bytes so that the
-// clause can come back (frames >= kBlockParallelFrameBytes to the GPU) once
-// D2 handles such data.
+// takes ~105 ms per frame (ncu). The clause (frames of >= 256 KiB to the
+// GPU in any number, 91d38d3) can come back once D2 handles such data.
 //
 // ZARRGPU_GPU_ZSTD overrides: 0 = always CPU threads, 1 = always GPU (when the
 // decoder is built), auto (default, also empty) = the rule above.
@@ -41,7 +40,6 @@ enum class ZstdDecoder { cpu, gpu };
 
 inline constexpr std::size_t kFramesPerSm = 4;
 inline constexpr std::size_t kFramesPerCpuThread = 40;
-inline constexpr std::size_t kBlockParallelFrameBytes = std::size_t{256} << 10;
 
 // "0", "1", "auto", "" (auto); nullopt otherwise.
 std::optional<ZstdRequest> parse_zstd_request(std::string_view s) noexcept;
@@ -51,11 +49,10 @@ ZstdRequest zstd_request_from_environment();
 // Frames a batch needs for the GPU decoder under `auto` (at least 1).
 std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) noexcept;
 
-// The decoder for a batch of `frames` zstd frames that decode to at most
-// `frame_bytes` each. `gpu_built`: the GPU decoder is in this build (else
-// always CPU).
-ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, std::size_t frame_bytes,
-                                unsigned sm_count, unsigned cpu_threads) noexcept;
+// The decoder for a batch of `frames` zstd frames. `gpu_built`: the GPU
+// decoder is in this build (else always CPU).
+ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, unsigned sm_count,
+                                unsigned cpu_threads) noexcept;
 
 // One line for the statistics: the request and, under auto, the threshold.
 std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned sm_count, unsigned cpu_threads);

@@ -109,9 +109,7 @@ class Reader {
     if (!switchable_) return batch;
     const auto frames = static_cast<std::size_t>(
         std::count_if(batch.begin(), batch.end(), [](const ReadItem& it) { return !it.missing; }));
-    if (choose_zstd_decoder(request_, true, frames, chain_.decoded_bytes, sm_count_, cpu_threads_) == ZstdDecoder::gpu) {
-      return batch;
-    }
+    if (choose_zstd_decoder(request_, true, frames, sm_count_, cpu_threads_) == ZstdDecoder::gpu) return batch;
     for (auto it = batch.rbegin(); it != batch.rend(); ++it) pending.push_front(std::move(*it));
     chain_ = cpu_chain_;
     return take_batch(pending, chain_, limits());

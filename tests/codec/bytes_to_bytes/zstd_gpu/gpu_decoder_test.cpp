@@ -136,6 +136,23 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   }
 }
 
+// The batch's guard bytes are intact, and every chunk has the host
+// decoder's status, and on success its size and bytes.
+void expect_host_statuses_and_bytes(const std::vector<Case>& cases, const BatchResult& r) {
+  EXPECT_TRUE(r.guards_intact) << "a chunk wrote past its capacity";
+  for (size_t i = 0; i < cases.size(); ++i) {
+    Bytes host(cases[i].capacity + 1);
+    size_t n = 0;
+    const Status st = decode_frames(cases[i].frame.data(), cases[i].frame.size(), host.data(), cases[i].capacity, &n);
+    ASSERT_EQ(r.statuses[i], st) << "#" << i << " gpu " << status_name(r.statuses[i]) << " host " << status_name(st);
+    if (st == Status::ok) {
+      ASSERT_EQ(r.sizes[i], n);
+      ASSERT_TRUE(std::equal(host.begin(), host.begin() + n, r.outputs[i].begin())) << "#" << i;
+    }
+  }
+}
+
+
 // A macro: GTEST_SKIP only leaves the function it is written in.
 #define SKIP_WITHOUT_GPU()                                        \
   do {                                                            \
@@ -225,17 +242,7 @@ TEST(ZstdGpu, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   BatchResult r;
   run_batch(cases, &r);
   if (HasFatalFailure()) return;
-  EXPECT_TRUE(r.guards_intact) << "a chunk wrote past its capacity";
-  for (size_t i = 0; i < cases.size(); ++i) {
-    Bytes host(cases[i].capacity + 1);
-    size_t n = 0;
-    const Status st = decode_frames(cases[i].frame.data(), cases[i].frame.size(), host.data(), cases[i].capacity, &n);
-    ASSERT_EQ(r.statuses[i], st) << "#" << i << " gpu " << status_name(r.statuses[i]) << " host " << status_name(st);
-    if (st == Status::ok) {
-      ASSERT_EQ(r.sizes[i], n);
-      ASSERT_TRUE(std::equal(host.begin(), host.begin() + n, r.outputs[i].begin())) << "#" << i;
-    }
-  }
+  expect_host_statuses_and_bytes(cases, r);
 }
 
 TEST(ZstdGpu, GraphCaptureAndEdgeCases) {
@@ -376,22 +383,13 @@ TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   BatchResult r;
   run_batch(cases, &r, false, /*block_parallel=*/true);
   if (HasFatalFailure()) return;
-  EXPECT_TRUE(r.guards_intact) << "a chunk wrote past its capacity";
-  for (size_t i = 0; i < cases.size(); ++i) {
-    Bytes host(cases[i].capacity + 1);
-    size_t n = 0;
-    const Status st = decode_frames(cases[i].frame.data(), cases[i].frame.size(), host.data(), cases[i].capacity, &n);
-    ASSERT_EQ(r.statuses[i], st) << "#" << i << " gpu " << status_name(r.statuses[i]) << " host " << status_name(st);
-    if (st == Status::ok) {
-      ASSERT_EQ(r.sizes[i], n);
-      ASSERT_TRUE(std::equal(host.begin(), host.begin() + n, r.outputs[i].begin())) << "#" << i;
-    }
-  }
+  expect_host_statuses_and_bytes(cases, r);
 }
 
 // Frames of ~100 small blocks whose matches reach many blocks back: phase D
-// runs a warp per block, so blocks wait on the done flags of the blocks they
-// read, in chains; repeat offsets cross every block boundary (phase C's scan).
+// runs a warp per block, and bytes read from earlier blocks are followed
+// back through chains of their matches; repeat offsets cross every block
+// boundary (phase C's scan).
 TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
   SKIP_WITHOUT_GPU();
   std::vector<Case> cases;

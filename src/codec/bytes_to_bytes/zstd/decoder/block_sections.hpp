@@ -59,30 +59,16 @@ ZARRGPU_HD_INLINE bool sequences_section(const uint8_t* block, size_t size, size
   return true;
 }
 
-// §3.1.1.3.2.1 with tables from their sources; the same statuses as
-// read_sequences_header(). Serial (rank 0).
+// §3.1.1.3.2.1 with tables from their sources: a code in Repeat_Mode
+// rebuilds the table the source block described (phase A followed the
+// chain). The same statuses as read_sequences_header() on one thread.
+// Serial (rank 0).
 ZARRGPU_HD_INLINE Status read_sequences_header_from(Workspace& ws, const uint8_t* src, size_t size,
                                                     const uint8_t* chunk, const BlockRecord* blocks,
                                                     const BlockRecord& b, SequencesHeader* h) {
-  size_t p = 0;
-  if (!parse_sequences_count(src, size, &h->count, &p)) return Status::corrupt_sequences;
-  if (h->count == 0) {
-    h->header_size = static_cast<uint32_t>(p);
-    return p == size ? Status::ok : Status::corrupt_sequences;
-  }
-  if (p >= size) return Status::corrupt_sequences;
-  const uint32_t modes = src[p++];
-  for (uint32_t c = 0; c < 3; ++c) {
-    const auto mode = static_cast<TableMode>((modes >> (6 - 2 * c)) & 3u);
-    const auto code = static_cast<SequenceCode>(c);
-    if (mode != TableMode::repeat) {
-      const int64_t used = read_sequence_table(ws, code, mode, src + p, size - p);
-      if (used < 0) return Status::corrupt_fse_table;
-      p += static_cast<size_t>(used);
-      continue;
-    }
-    // Repeat: the table the source block described (phase A followed the chain).
-    if (b.fse_source[c] < 0) return Status::corrupt_fse_table;
+  return read_sequences_header(ws, src, size, h, [&](SequenceCode code) {
+    const uint32_t c = static_cast<uint32_t>(code);
+    if (b.fse_source[c] < 0) return false;
     const BlockRecord& s = blocks[b.fse_source[c]];
     const uint8_t* block = chunk + s.src_offset;
     size_t section = 0, at = 0;
@@ -90,14 +76,10 @@ ZARRGPU_HD_INLINE Status read_sequences_header_from(Workspace& ws, const uint8_t
     if (!sequences_section(block, s.size, &section) ||
         !locate_sequence_table(ws, block + section, s.size - section, c, &src_mode, &at) ||
         src_mode == TableMode::repeat) {
-      return Status::corrupt_fse_table;
+      return false;
     }
-    if (read_sequence_table(ws, code, src_mode, block + section + at, s.size - section - at) < 0) {
-      return Status::corrupt_fse_table;
-    }
-  }
-  h->header_size = static_cast<uint32_t>(p);
-  return Status::ok;
+    return read_sequence_table(ws, code, src_mode, block + section + at, s.size - section - at) >= 0;
+  });
 }
 
 // Phase B for compressed block b of a chunk (chunk = the chunk's input).

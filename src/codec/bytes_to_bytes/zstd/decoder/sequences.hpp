@@ -77,8 +77,12 @@ ZARRGPU_HD_INLINE bool parse_sequences_count(const uint8_t* src, size_t size, ui
 }
 
 // Parses §3.1.1.3.2.1 and builds the tables in ws. Serial (one thread).
-ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src, size_t size,
-                                               SequencesHeader* h) {
+// repeat(code) sets up the table of a code in Repeat_Mode (false: there is
+// none to repeat); the block-parallel decoder rebuilds it from the block
+// that described it (block_sections.hpp).
+template <class Repeat>
+ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src, size_t size, SequencesHeader* h,
+                                               Repeat&& repeat) {
   size_t p = 0;
   if (!parse_sequences_count(src, size, &h->count, &p)) return Status::corrupt_sequences;
   if (h->count == 0) {
@@ -92,13 +96,25 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
   // Order in the stream: literals lengths (bits 7-6), offsets (5-4), match lengths (3-2).
   for (uint32_t c = 0; c < 3; ++c) {
     const auto mode = static_cast<TableMode>((modes >> (6 - 2 * c)) & 3u);
-    const int64_t used = read_sequence_table(ws, static_cast<SequenceCode>(c), mode, src + p, size - p);
-    if (used < 0) return Status::corrupt_fse_table;
+    const auto code = static_cast<SequenceCode>(c);
+    if (mode == TableMode::repeat) {
+      if (!repeat(code)) return Status::corrupt_fse_table;
+    } else {
+      const int64_t used = read_sequence_table(ws, code, mode, src + p, size - p);
+      if (used < 0) return Status::corrupt_fse_table;
+      p += static_cast<size_t>(used);
+    }
     ws.fse_repeatable[c] = true;
-    p += static_cast<size_t>(used);
   }
   h->header_size = static_cast<uint32_t>(p);
   return Status::ok;
+}
+
+// The same, repeating the tables an earlier block of the frame left in ws.
+ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src, size_t size, SequencesHeader* h) {
+  return read_sequences_header(ws, src, size, h, [&ws](SequenceCode code) {
+    return read_sequence_table(ws, code, TableMode::repeat, nullptr, 0) == 0;
+  });
 }
 
 // State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.

@@ -29,13 +29,14 @@ struct BlockParallelParams {
   BlockRecord* blocks;          // [wave_chunks * max_blocks]
   uint8_t* literals;            // [wave_chunks * max_chunk_bytes]
   SequenceTriple* triples;      // [wave_chunks * (max_chunk_bytes / 3)]
-  uint32_t* granules;           // [wave_chunks * granules_per_chunk]: D1's index (block_execution.hpp)
-  uint64_t granules_per_chunk;  // granule_entries(max_chunk_bytes, max_blocks)
+  uint32_t* granules;           // [wave_chunks * granule_entries(max_chunk_bytes, max_blocks)]: D1's index
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
   __device__ __forceinline__ uint8_t* chunk_literals(size_t c) const { return literals + c * max_chunk_bytes; }
-  __device__ __forceinline__ uint32_t* chunk_granules(size_t c) const { return granules + c * granules_per_chunk; }
+  __device__ __forceinline__ uint32_t* chunk_granules(size_t c) const {
+    return granules + c * granule_entries(max_chunk_bytes, max_blocks);
+  }
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {
     return triples + c * (max_chunk_bytes / 3);
   }

@@ -164,7 +164,6 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
                                                  layout.blocks(wave) + layout.literals(wave));
   bp.granules = reinterpret_cast<uint32_t*>(base + layout.plans(wave) + layout.frames(wave) + layout.blocks(wave) +
                                             layout.literals(wave) + layout.triples(wave));
-  bp.granules_per_chunk = layout.granules_per_chunk();
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
