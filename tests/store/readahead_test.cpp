@@ -45,20 +45,27 @@ Bytes random_bytes(std::size_t n, unsigned seed) {
 }
 
 // Drops a file from the page cache where the file system allows it. Returns
-// whether its first page is out of the cache afterwards (tmpfs keeps it).
+// whether its first and last pages are out of the cache afterwards (tmpfs
+// keeps them).
 bool evict(const fs::path& p) {
   const int fd = ::open(p.c_str(), O_RDONLY);
   if (fd < 0) return false;
   ::fdatasync(fd);
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  bool out = false;
-  if (void* m = ::mmap(nullptr, 4096, PROT_READ, MAP_SHARED, fd, 0); m != MAP_FAILED) {
-    unsigned char v = 0;
-    out = ::mincore(m, 4096, &v) == 0 && (v & 1) == 0;
-    ::munmap(m, 4096);
-  }
+  const long page = ::sysconf(_SC_PAGESIZE);
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  auto out = [&](off_t at) {
+    bool gone = false;
+    if (void* m = ::mmap(nullptr, std::size_t(page), PROT_READ, MAP_SHARED, fd, at - at % page); m != MAP_FAILED) {
+      unsigned char v = 0;
+      gone = ::mincore(m, std::size_t(page), &v) == 0 && (v & 1) == 0;
+      ::munmap(m, std::size_t(page));
+    }
+    return gone;
+  };
+  const bool evicted = size > 0 && out(0) && out(size - 1);
   ::close(fd);
-  return out;
+  return evicted;
 }
 
 class Readahead : public ::testing::Test {
