@@ -2,8 +2,10 @@
 # Where a device read of zstd chunks spends its GPU time, per kernel (ncu),
 # on a small ERA5-like store (PROFILE_STEPS time steps of 721 x 1440 x 4
 # float32, zstd-3, one step per chunk), after bench/gpu/run.sh built build/:
-#   1. bench_gpu_read full reads under the automatic strategy and with the
-#      block-parallel path forced and forbidden (ZARRGPU_ZSTD_BLOCK_PARALLEL);
+#   1. bench_gpu_read full reads with the read path's own decoder choice, then
+#      with the GPU decoder forced (ZARRGPU_GPU_ZSTD=1) under its automatic
+#      strategy and with block-parallel forced and forbidden
+#      (ZARRGPU_ZSTD_BLOCK_PARALLEL);
 #   2. ncu durations of every kernel of one full read, summed by name.
 # Writes $OUT/read_profile.txt (or bench/results/).
 set -uo pipefail
@@ -22,13 +24,17 @@ mkdir -p "$(dirname "$store")"
 report=$out/read_profile.txt
 {
   echo "# device read of $store ($(date -u +%F))"
+  echo "## decoder chosen by the read path (ZARRGPU_GPU_ZSTD=auto)"
+  timeout 60 "$bench" "$store" --mode full --repeat 3 2>&1 | tail -1
+  # A small store's batches go to CPU threads under the automatic rule: force the GPU decoder.
+  export ZARRGPU_GPU_ZSTD=1
   for bp in auto 1 0; do
     if [ $bp = auto ]; then unset ZARRGPU_ZSTD_BLOCK_PARALLEL; else export ZARRGPU_ZSTD_BLOCK_PARALLEL=$bp; fi
-    echo "## ZARRGPU_ZSTD_BLOCK_PARALLEL=$bp"
+    echo "## ZARRGPU_GPU_ZSTD=1 ZARRGPU_ZSTD_BLOCK_PARALLEL=$bp"
     timeout 60 "$bench" "$store" --mode full --repeat 3 2>&1 | tail -1
   done
   unset ZARRGPU_ZSTD_BLOCK_PARALLEL
-  echo "## ncu, automatic strategy, one full read: kernel, launches, summed duration"
+  echo "## ncu, GPU decoder, automatic strategy, one full read: kernel, launches, summed duration"
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum \
     "$bench" "$store" --mode full --repeat 1 2>&1 |
     grep -E "^  [a-zA-Z_ ]*[a-z_]+(<|\()|gpu__time_duration" | paste - - |
