@@ -37,20 +37,6 @@ report=$out/read_profile.txt
   echo "## ncu, GPU decoder, automatic strategy, one full read: kernel, launches, summed duration"
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
     "$bench" "$store" --mode full --repeat 1 > "$out/read_profile_ncu.csv" 2>/dev/null
-  python3 - "$out/read_profile_ncu.csv" <<'PY'
-import csv, sys, collections
-scale = {"ns": 1e-3, "us": 1.0, "usecond": 1.0, "nsecond": 1e-3, "ms": 1e3, "msecond": 1e3, "s": 1e6, "second": 1e6}
-rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
-t, n = collections.defaultdict(float), collections.Counter()
-for r in csv.DictReader(rows):
-    if r.get("Metric Name") != "gpu__time_duration.sum":
-        continue
-    name = r["Kernel Name"].split("<")[0].split("(")[0].split()[-1]
-    t[name] += float(r["Metric Value"].replace(",", "")) * scale.get(r["Metric Unit"], 1.0)
-    n[name] += 1
-for k in sorted(t, key=t.get, reverse=True):
-    print(f"{k:<28} {n[k]:5d} launches {t[k]:12.1f} us")
-print(f"{'total':<28} {sum(n.values()):5d} launches {sum(t.values()):12.1f} us")
-PY
+  python3 bench/gpu/ncu_kernel_times.py "$out/read_profile_ncu.csv"
 } > "$report" 2>&1
 cat "$report"

@@ -3,7 +3,8 @@
 # GPU machine, after bench/gpu/zstd.sh built the bench (build-zstd-gpu):
 #   1. per-kernel durations of the block-parallel path on one configuration
 #      (PROFILE_LEVEL, PROFILE_CHUNK_KIB): which phase bounds it;
-#   2. the one-warp kernel on 64 KiB chunks: occupancy, warp stall reasons.
+#   2. the one-warp kernel on 64 KiB chunks: occupancy, warp stall reasons
+#      (PROFILE_ONE_WARP=0 skips it).
 # Writes $OUT/zstd_profile.txt (or bench/results/). Clocks are left alone
 # (--clock-control none), as the device notes ask.
 set -uo pipefail
@@ -21,19 +22,18 @@ kib=${PROFILE_CHUNK_KIB:-4096}
 report=$out/zstd_profile.txt
 {
   echo "# block-parallel kernels, level $level, $kib KiB chunks, 0.25 GiB ($(date -u +%F))"
-  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum \
-    -k 'regex:^(walk|sections|place|resolve|verdict|literals|execute|finish)_kernel' \
+  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
+    -k 'regex:(walk|sections|place|resolve|verdict|literals|execute|finish)_kernel' \
     "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
-    --block-parallel --out /tmp/zstd_profile_bench 2>&1 |
-    grep -E "^  (void )?[a-z_]+_kernel|gpu__time_duration" | paste - - |
-    awk '{name=($1=="void" ? $2 : $1); sub(/[<(].*/, "", name); v=$NF; u=$(NF-1); gsub(/,/, "", v)
-          v *= (u=="ms" ? 1000 : u=="ns" ? 0.001 : u=="s" ? 1e6 : 1); t[name]+=v; n[name]++}
-         END {for (k in t) printf "%-18s %4d launches %12.1f us\n", k, n[k], t[k]}' | sort
-  echo
-  echo "# one-warp kernel, level 1, 64 KiB chunks"
-  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:^decompress_kernel' -c 1 \
-    --section Occupancy --section WarpStateStats --section SchedulerStats --section LaunchStats \
-    "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels 1 --chunk-kib 64 --no-cpu --no-nvcomp \
-    --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+    --block-parallel --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu.csv" 2>/dev/null
+  python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu.csv"
+  if [ "${PROFILE_ONE_WARP:-1}" != 0 ]; then
+    echo
+    echo "# one-warp kernel, level 1, 64 KiB chunks"
+    timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:decompress_kernel' -c 1 \
+      --section Occupancy --section WarpStateStats --section SchedulerStats --section LaunchStats \
+      "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels 1 --chunk-kib 64 --no-cpu --no-nvcomp \
+      --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+  fi
 } > "$report" 2>&1
 cat "$report"

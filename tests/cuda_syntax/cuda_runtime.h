@@ -109,6 +109,7 @@ unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void* = nullptr);
 __device__ void __syncwarp(unsigned mask = 0xffffffff);
 __device__ unsigned __shfl_sync(unsigned mask, unsigned v, int src, int width = 32);
 __device__ int __any_sync(unsigned mask, int p);
+__device__ unsigned __ballot_sync(unsigned mask, int p);
 __device__ void __nanosleep(unsigned ns);
 __device__ void __threadfence();
 __device__ unsigned long long atomicAdd(unsigned long long*, unsigned long long);

@@ -212,22 +212,31 @@ ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord*
   // walks back through earlier blocks vary a lot in length: a rank that
   // waited at every batch for the longest would make the block as slow as
   // its slowest byte). The loop is flat — each turn a rank takes its next
-  // sequence, starts a walk, takes one step of it, or copies the run it
-  // found — so that ranks whose walks differ in length still share their
-  // turns (on a GPU, nested loops of different trip counts per lane make a
-  // warp issue each lane's path apart). Sources and destinations are apart:
-  // no order needed.
+  // sequence, starts a walk or takes one step of it — so that ranks whose
+  // walks differ in length still share their turns (on a GPU, nested loops
+  // of different trip counts per lane make a warp issue each lane's path
+  // apart). A run a walk found is copied at the end of the turn: a short
+  // one by its rank, a long one by the whole group (a rank copying a run
+  // of kilobytes byte by byte, while the others wait, was most of D2's
+  // time on row-offset data). Sources are final bytes of earlier blocks,
+  // destinations in this block: apart, no order needed.
   {
+    constexpr uint32_t kOwnRun = 8;  // a run this short: its rank copies it
     uint32_t i = g.rank();
     uint32_t u = 0, n = 0;        // cross-block bytes of the current sequence: done, all
     uint64_t src = 0, dst = 0;    // where they read and go
-    bool walking = false;
+    bool walking = false, more = true;
     EarlierBlocks::Walk w{};
-    for (;;) {
-      if (walking) {
+    while (g.any(more)) {
+      uint64_t run_dst = 0, run_src = 0;
+      uint32_t run_len = 0;
+      if (!more) {
+      } else if (walking) {
         if (earlier.step(w)) {
-          for (uint64_t x = 0; x < w.len; ++x) out[dst + u + x] = out[w.p + x];
-          u += static_cast<uint32_t>(w.len);
+          run_dst = dst + u;
+          run_src = w.p;
+          run_len = static_cast<uint32_t>(w.len);
+          u += run_len;
           walking = false;
         }
       } else if (u < n) {
@@ -242,7 +251,16 @@ ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord*
         dst = b.output_offset + s.match_start;
         src = dst - s.offset;
       } else {
-        break;
+        more = false;
+      }
+      if (run_len <= kOwnRun || G::kSize == 1) {
+        for (uint32_t x = 0; x < run_len; ++x) out[run_dst + x] = out[run_src + x];
+        run_len = 0;
+      }
+      for (uint32_t ranks = g.ballot(run_len != 0); ranks != 0; ranks &= ranks - 1) {
+        const uint32_t r = lowbit32(ranks);
+        const uint64_t d = g.shuffle64(run_dst, r), from = g.shuffle64(run_src, r);
+        group_copy_disjoint(g, out + d, out + from, g.shuffle64(run_len, r));
       }
     }
   }

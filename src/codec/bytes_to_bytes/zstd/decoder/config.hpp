@@ -88,6 +88,15 @@ ZARRGPU_HD_INLINE uint32_t highbit32(uint32_t v) {
 #endif
 }
 
+// Index of the lowest set bit; v must be non-zero.
+ZARRGPU_HD_INLINE uint32_t lowbit32(uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint32_t>(__ffs(static_cast<int>(v))) - 1u;
+#else
+  return static_cast<uint32_t>(__builtin_ctz(v));
+#endif
+}
+
 ZARRGPU_HD_INLINE uint32_t load_le16(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
 }

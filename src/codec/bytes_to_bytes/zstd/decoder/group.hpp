@@ -15,6 +15,8 @@ struct SerialGroup {
   ZARRGPU_HD_INLINE uint32_t broadcast(uint32_t v) const { return v; }
   ZARRGPU_HD_INLINE uint64_t broadcast64(uint64_t v) const { return v; }
   ZARRGPU_HD_INLINE bool any(bool p) const { return p; }
+  // Bit r set when rank r's p holds.
+  ZARRGPU_HD_INLINE uint32_t ballot(bool p) const { return p ? 1u : 0u; }
   // Value of `v` held by rank `src` (only rank 0 exists here).
   ZARRGPU_HD_INLINE uint64_t shuffle64(uint64_t v, uint32_t /*src*/) const { return v; }
 };

@@ -141,7 +141,13 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // one chunk's scratch (a temp asked for more chunks may have been sized
   // for the one-warp path).
   const WaveLayout layout(options.max_uncompressed_chunk_bytes);
-  const uint64_t wave = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
+  uint64_t wave = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
+  if (wave != 0) {
+    // As many waves as the temp needs, of equal size: 16 chunks in a temp
+    // for 12 run as 8 + 8, not as 12 + a last wave that leaves most of the chip idle.
+    const uint64_t waves = (num_chunks + wave - 1) / wave;
+    wave = (num_chunks + waves - 1) / waves;
+  }
   if (wave == 0) {
     const size_t blocks = (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock;
     if (blocks > 0x7FFFFFFFull) return kInvalidArgument;

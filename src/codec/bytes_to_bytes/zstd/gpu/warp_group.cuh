@@ -20,6 +20,7 @@ struct WarpGroup {
     return (static_cast<uint64_t>(hi) << 32) | lo;
   }
   __device__ __forceinline__ bool any(bool p) const { return __any_sync(0xFFFFFFFFu, p) != 0; }
+  __device__ __forceinline__ uint32_t ballot(bool p) const { return __ballot_sync(0xFFFFFFFFu, p); }
 };
 
 }  // namespace zarrgpu::zstd::gpu
