@@ -23,7 +23,7 @@ report=$out/zstd_profile.txt
 {
   echo "# block-parallel kernels, level $level, $kib KiB chunks, 0.25 GiB ($(date -u +%F))"
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
-    -k 'regex:(walk|sections|place|resolve|verdict|literals|execute|finish)_kernel' \
+    -k 'regex:(walk|sections|place|resolve|verdict|literals|cross|execute|finish)_kernel' \
     "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
     --block-parallel --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu.csv" 2>/dev/null
   python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu.csv"

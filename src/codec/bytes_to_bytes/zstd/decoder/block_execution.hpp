@@ -6,11 +6,14 @@
 //     and RLE blocks whole, and every literal of a compressed block. It also
 //     turns each sequence's Literals_Length into its match's start.
 //  D2 execute_block_matches() — every compressed block, in any order, after
-//     D1 of all of them: first the match bytes whose source lies in an
+//     D1 of all of them, in two steps (on the GPU, two kernels):
+//     D2a copy_cross_block_bytes(): the match bytes whose source lies in an
 //     earlier block, followed back through that block's matches
 //     (EarlierBlocks) until they land on a literal or a raw or RLE block,
-//     final since D1; then the other match bytes, batch after batch: their
-//     sources are in the block, final once the batches before them ran.
+//     final since D1; any number of warps may share a block's sequences.
+//     D2b execute_in_block_matches(): the other match bytes, batch after
+//     batch: their sources are in the block, final once the batches before
+//     them (and D2a) ran.
 // So every block runs as soon as a group is free for it, and no group waits
 // for another.
 #pragma once
@@ -172,8 +175,8 @@ struct EarlierBlocks {
 
 // execute_batch_matches()'s view in D2. A match whose first period reads
 // before the block (start in block < offset) had its first bytes — those
-// whose source lies before the block — written by execute_block_matches()'s
-// first step; every later byte of the match that repeats one of them reads
+// whose source lies before the block — written by D2a
+// (copy_cross_block_bytes); every later byte of the match that repeats one of them reads
 // it there. A byte before the batch but in the block is final (an earlier
 // batch wrote it); one before the block is mapped by EarlierBlocks (not
 // reached once those bytes are written, kept for safety).
@@ -198,72 +201,86 @@ struct BeforeBatch {
   }
 };
 
-// D2 for compressed block k of `blocks` (validated by phase C; D1 done for
-// every block of the chunk, its match starts and granule index included).
+// D2a for compressed block k of `blocks` (validated by phase C; D1 done for
+// every block of the chunk, its match starts and granule index included):
+// the match bytes whose source lies in an earlier block. The group takes
+// the block's sequences first + rank, first + rank + stride, ... (stride a
+// multiple of the group's size: on the GPU many warps share a block, since
+// how many such bytes a block has, and how far back they lead, varies a
+// lot from block to block).
 template <class G>
-ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord* blocks, uint32_t k,
-                                      const SequenceTriple* triples, const uint32_t* granules, uint8_t* out) {
+ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t k, const SequenceTriple* triples,
+                                       const uint32_t* granules, uint8_t* out, uint32_t first = 0,
+                                       uint32_t stride = G::kSize) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
   const EarlierBlocks earlier{blocks, triples, granules, k};
-  // First the match bytes whose source lies before the block, run by run,
-  // each rank on its own sequences without waiting for the others (the
-  // walks back through earlier blocks vary a lot in length: a rank that
-  // waited at every batch for the longest would make the block as slow as
-  // its slowest byte). The loop is flat — each turn a rank takes its next
-  // sequence, starts a walk or takes one step of it — so that ranks whose
-  // walks differ in length still share their turns (on a GPU, nested loops
+  // Run by run, each rank on its own sequences without waiting for the
+  // others (the walks back through earlier blocks vary a lot in length: a
+  // rank that waited at every batch for the longest would make the block as
+  // slow as its slowest byte). The loop is flat — each turn a rank takes
+  // its next sequence, starts a walk or takes one step of it — so that
+  // ranks whose walks differ in length still share their turns (on a GPU, nested loops
   // of different trip counts per lane make a warp issue each lane's path
   // apart). A run a walk found is copied at the end of the turn: a short
-  // one by its rank, a long one by the whole group (a rank copying a run
-  // of kilobytes byte by byte, while the others wait, was most of D2's
-  // time on row-offset data). Sources are final bytes of earlier blocks,
+  // one by its rank, a long one by the whole group (not by one rank byte by
+  // byte while the others wait). Sources are final bytes of earlier blocks,
   // destinations in this block: apart, no order needed.
-  {
-    constexpr uint32_t kOwnRun = 8;  // a run this short: its rank copies it
-    uint32_t i = g.rank();
-    uint32_t u = 0, n = 0;        // cross-block bytes of the current sequence: done, all
-    uint64_t src = 0, dst = 0;    // where they read and go
-    bool walking = false, more = true;
-    EarlierBlocks::Walk w{};
-    while (g.any(more)) {
-      uint64_t run_dst = 0, run_src = 0;
-      uint32_t run_len = 0;
-      if (!more) {
-      } else if (walking) {
-        if (earlier.step(w)) {
-          run_dst = dst + u;
-          run_src = w.p;
-          run_len = static_cast<uint32_t>(w.len);
-          u += run_len;
-          walking = false;
-        }
-      } else if (u < n) {
-        w = earlier.start(src + u, n - u);
-        walking = true;
-      } else if (i < b.sequence_count) {
-        const SequenceTriple s = t[i];
-        i += G::kSize;
-        u = 0;
-        n = s.offset <= s.match_start ? 0u  // reads only bytes of the block
-            : s.match_length < s.offset - s.match_start ? s.match_length : s.offset - s.match_start;
-        dst = b.output_offset + s.match_start;
-        src = dst - s.offset;
-      } else {
-        more = false;
+  constexpr uint32_t kOwnRun = 8;  // a run this short: its rank copies it
+  uint32_t i = first + g.rank();
+  uint32_t u = 0, n = 0;        // cross-block bytes of the current sequence: done, all
+  uint64_t src = 0, dst = 0;    // where they read and go
+  bool walking = false, more = true;
+  EarlierBlocks::Walk w{};
+  while (g.any(more)) {
+    uint64_t run_dst = 0, run_src = 0;
+    uint32_t run_len = 0;
+    if (!more) {
+    } else if (walking) {
+      if (earlier.step(w)) {
+        run_dst = dst + u;
+        run_src = w.p;
+        run_len = static_cast<uint32_t>(w.len);
+        u += run_len;
+        walking = false;
       }
-      if (run_len <= kOwnRun || G::kSize == 1) {
-        for (uint32_t x = 0; x < run_len; ++x) out[run_dst + x] = out[run_src + x];
-        run_len = 0;
-      }
-      for (uint32_t ranks = g.ballot(run_len != 0); ranks != 0; ranks &= ranks - 1) {
-        const uint32_t r = lowbit32(ranks);
-        const uint64_t d = g.shuffle64(run_dst, r), from = g.shuffle64(run_src, r);
-        group_copy_disjoint(g, out + d, out + from, g.shuffle64(run_len, r));
-      }
+    } else if (u < n) {
+      w = earlier.start(src + u, n - u);
+      walking = true;
+    } else if (i < b.sequence_count) {
+      const SequenceTriple s = t[i];
+      i += stride;
+      u = 0;
+      n = s.offset <= s.match_start ? 0u  // reads only bytes of the block
+          : s.match_length < s.offset - s.match_start ? s.match_length : s.offset - s.match_start;
+      dst = b.output_offset + s.match_start;
+      src = dst - s.offset;
+    } else {
+      more = false;
+    }
+    if (run_len <= kOwnRun || G::kSize == 1) {
+      for (uint32_t x = 0; x < run_len; ++x) out[run_dst + x] = out[run_src + x];
+      run_len = 0;
+    }
+    for (uint32_t ranks = g.ballot(run_len != 0); ranks != 0; ranks &= ranks - 1) {
+      const uint32_t r = lowbit32(ranks);
+      const uint64_t d = g.shuffle64(run_dst, r), from = g.shuffle64(run_src, r);
+      group_copy_disjoint(g, out + d, out + from, g.shuffle64(run_len, r));
     }
   }
+}
+
+// D2b for compressed block k, after D2a of the block: the other match bytes,
+// batch after batch; their sources are in the block, final once the
+// batches before them ran (or D2a wrote them).
+template <class G>
+ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockRecord* blocks, uint32_t k,
+                                         const SequenceTriple* triples, const uint32_t* granules, uint8_t* out) {
+  const BlockRecord& b = blocks[k];
+  if (b.type != BlockType::compressed) return;
+  const SequenceTriple* t = triples + b.triples_offset;
+  const EarlierBlocks earlier{blocks, triples, granules, k};
   uint32_t prev_end = 0;  // rank 0: where the match of the sequence before the batch ended
   for (uint32_t done = 0; done < b.sequence_count;) {
     const uint32_t left = b.sequence_count - done;
@@ -289,6 +306,15 @@ ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord*
     execute_batch_matches(g, sb, n, out + base, BeforeBatch{earlier, base, b.output_offset});
     done += n;
   }
+}
+
+// D2 for compressed block k by one group: D2a then D2b.
+template <class G>
+ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord* blocks, uint32_t k,
+                                      const SequenceTriple* triples, const uint32_t* granules, uint8_t* out) {
+  copy_cross_block_bytes(g, blocks, k, triples, granules, out);
+  g.sync();  // D2b's batches read what every rank's D2a wrote
+  execute_in_block_matches(g, sb, blocks, k, triples, granules, out);
 }
 
 // After phase D: the checksums of the frames that phase C completed, in

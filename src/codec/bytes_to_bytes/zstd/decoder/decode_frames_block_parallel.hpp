@@ -62,8 +62,8 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
     summarize_block(SerialGroup{}, *ws, b, triples.data());
   }
   // C2 (scan over the chunk's blocks), C3 (every compressed block on its
-  // own), C4 (the verdict), then D1 and D2 over the blocks C4 validated (on
-  // the GPU all at once), then the checksums. D2 runs the blocks last to
+  // own), C4 (the verdict), then D1, D2a and D2b over the blocks C4
+  // validated (on the GPU, each step all at once), then the checksums. D2 runs the blocks last to
   // first here: any order gives the same bytes, and this one makes every
   // host test check that no block needs an earlier one's matches done.
   place_blocks(plan, frames.data(), blocks.data());
@@ -85,7 +85,10 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
                          out);
   }
   for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-    execute_block_matches(SerialGroup{}, ws->batch, blocks.data(), i, triples.data(), granules.data(), out);
+    copy_cross_block_bytes(SerialGroup{}, blocks.data(), i, triples.data(), granules.data(), out);
+  }
+  for (uint32_t i = plan.valid_blocks; i-- > 0;) {
+    execute_in_block_matches(SerialGroup{}, ws->batch, blocks.data(), i, triples.data(), granules.data(), out);
   }
   const Status st = finish_chunk(SerialGroup{}, plan, frames.data(), in, out, options.verify_checksum);
   if (st == Status::ok) *decoded_size = plan.decoded_size;

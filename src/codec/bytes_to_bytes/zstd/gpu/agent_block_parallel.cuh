@@ -112,13 +112,24 @@ struct AgentBlockParallel {
                          static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 
-  // Phase D2, one warp per block slot, after D1 of the whole wave: the
-  // matches. No warp waits for another (decoder/block_execution.hpp).
+  // Phase D2a, after D1 of the whole wave: the match bytes read from
+  // earlier blocks; `warps` warps share block k's sequences, this one the
+  // warp-th of them (decoder/block_execution.hpp).
+  __device__ __forceinline__ void copy_cross(size_t c, uint32_t k, uint32_t warp, uint32_t warps) {
+    const ChunkPlan& plan = bp.plans[c];
+    if (!plan.block_parallel || k >= plan.valid_blocks) return;
+    copy_cross_block_bytes(WarpGroup{}, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
+                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), warp * WarpGroup::kSize,
+                           warps * WarpGroup::kSize);
+  }
+
+  // Phase D2b, one warp per block slot, after D2a: the matches within the
+  // block. No warp waits for another.
   __device__ __forceinline__ void execute(SequenceBatch& sb, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.valid_blocks) return;
-    execute_block_matches(WarpGroup{}, sb, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
-                          static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
+    execute_in_block_matches(WarpGroup{}, sb, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
+                             static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
   }
 
   // After phase D, one warp per chunk: the checksums and the chunk's status.

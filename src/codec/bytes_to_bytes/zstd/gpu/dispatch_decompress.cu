@@ -5,8 +5,9 @@
 // parallel (kernel_block_parallel.cuh), when asked: per wave of chunks, walk
 // (thread per chunk) -> sections and C1 (warp per block) -> C2 placement
 // (thread per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
-// per chunk) -> D1 literals (warp per block) -> D2 matches (warp per block,
-// reading earlier blocks through their sequences, never waiting) ->
+// per chunk) -> D1 literals (warp per block) -> D2a match bytes read from
+// earlier blocks, through their sequences (8 warps per block) -> D2b the
+// other match bytes (warp per block; no warp ever waits for another) ->
 // checksums (warp per chunk), then the one-warp kernel
 // for the chunks the walk left to it (fewer than kMinBlocks blocks, or more
 // records or scratch than the wave has room for: statuses stay exact).
@@ -183,6 +184,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+    if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, slots, 1, BpPolicy::kCrossWarps * 32, bp, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r != kSuccess) return r;

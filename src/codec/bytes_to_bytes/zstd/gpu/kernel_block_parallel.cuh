@@ -57,6 +57,18 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
   run_per_block_slot<Policy, SequenceBatch, &AgentBlockParallel::write_literals>(bp);
 }
 
+// Phase D2a: a thread block of kCrossWarps warps per block slot. How many
+// bytes a block reads from earlier blocks, and how far back each walk goes,
+// varies a lot between blocks; many warps per block keep the heaviest one
+// from setting the kernel's time.
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockParallelParams bp) {
+  const size_t slot = blockIdx.x;
+  if (slot >= bp.wave_chunks * bp.max_blocks) return;
+  AgentBlockParallel{bp}.copy_cross(slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks),
+                                    threadIdx.x >> 5, Policy::kCrossWarps);
+}
+
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
   run_per_block_slot<Policy, SequenceBatch, &AgentBlockParallel::execute>(bp);

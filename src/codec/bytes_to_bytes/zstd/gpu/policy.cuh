@@ -23,6 +23,8 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // Phase D kernels hold a SequenceBatch (640 bytes) per warp, not a
   // Workspace: registers bound them; ask for 8 blocks (32 warps) per SM.
   static constexpr int kCopyMinBlocksPerSm = 8;
+  // Phase D2a: warps sharing one block's cross-block bytes.
+  static constexpr int kCrossWarps = 8;
   // Records per chunk: frames, and blocks of >= 16 KiB on average (libzstd
   // writes 128 KiB blocks unless flushed); a chunk with more falls back.
   static constexpr uint32_t kMaxFrames = 8;
