@@ -13,7 +13,7 @@
 #   ZSTD_SANITIZE_CHUNKS (256; the block-parallel batch takes an eighth),
 #   ZSTD_SANITIZE_FILTER (both LargeBatch tests), ZSTD_SANITIZE (1; 0 skips step 3 when only
 #   timing a kernel whose structure the last sanitized run covered),
-#   ZSTD_TIME_BUDGET_S (510)
+#   ZSTD_TIME_BUDGET_S (510), ZSTD_BUILD_ONLY (1: stop after step 1)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -59,6 +59,8 @@ grep -E "registers|spill" "$out/zstd_build.log" | sort -u | sed 's/^/ptxas: /' |
 find_bin() { find $bdir -type f -name "$1" -perm -u+x | head -1; }
 test_bin=$(find_bin zstd_gpu_test); check_bin=$(find_bin zarrgpu-zstd-check); bench_bin=$(find_bin zstd_gpu_bench)
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /'
+
+[ "${ZSTD_BUILD_ONLY:-0}" = 1 ] && { echo "built ($bdir)"; exit 0; }
 
 # ---- 2. GPU tests and the check tool -----------------------------------------
 step "GPU tests"

@@ -28,11 +28,13 @@ std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) no
   return std::max<std::size_t>(1, std::min(by_gpu, by_cpu));
 }
 
-ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, unsigned sm_count,
+ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, const ZstdBatch& batch, unsigned sm_count,
                                 unsigned cpu_threads) noexcept {
   if (!gpu_built || request == ZstdRequest::cpu) return ZstdDecoder::cpu;
   if (request == ZstdRequest::gpu) return ZstdDecoder::gpu;
-  return frames >= gpu_zstd_frame_threshold(sm_count, cpu_threads) ? ZstdDecoder::gpu : ZstdDecoder::cpu;
+  if (batch.frames >= gpu_zstd_frame_threshold(sm_count, cpu_threads)) return ZstdDecoder::gpu;
+  if (batch.frames > 0 && batch.frame_bytes >= kSharedFrameBytes && batch.gpu_idle) return ZstdDecoder::gpu;
+  return ZstdDecoder::cpu;
 }
 
 std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned sm_count, unsigned cpu_threads) {
@@ -44,7 +46,8 @@ std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned s
   }
   return "auto: GPU for batches of >= " + std::to_string(gpu_zstd_frame_threshold(sm_count, cpu_threads)) +
          " frames (min(" + std::to_string(kFramesPerSm) + " x " + std::to_string(sm_count) + " SMs, " +
-         std::to_string(kFramesPerCpuThread) + " x " + std::to_string(cpu_threads) + " CPU threads)), CPU threads below";
+         std::to_string(kFramesPerCpuThread) + " x " + std::to_string(cpu_threads) +
+         " CPU threads)); below, frames of >= 256 KiB to the GPU when it is idle, else CPU threads";
 }
 
 }  // namespace zarrgpu::engine::device_read

@@ -15,15 +15,14 @@
 //    with few CPU threads the GPU pays off sooner.
 // A small batch is also a small read, where the CPU's latency wins anyway.
 //
-// NOT YET: "large frames to the GPU in any number". Block-parallel decoding
-// runs 512 frames of 4 MiB of the Zstd bench's data at 36.9 GB/s (level 3,
-// H200), but the CLI's ERA5-like store (quantised smooth fields, 16.6 MB
-// frames: long chains of matches reaching into earlier blocks) decodes at
-// ~1 GB/s, against ~4.4 GB/s on 16 CPU threads in the same run (H200,
-// 2026-11-21, bench/results/gpu_read.md): its phase D2 (execute_kernel)
-// takes ~105 ms per frame (ncu). The clause (frames of >= 256 KiB to the
-// GPU in any number, 91d38d3) can come back once D2 handles such data.
-//
+// Below the threshold, batches of large frames (a chunk bound of at least
+// kSharedFrameBytes, which the GPU decodes a frame's blocks in parallel)
+// go to the GPU whenever it has no zstd batch left to decode, and to CPU
+// threads otherwise: while the GPU decodes one batch, the host decodes the
+// next, and each side takes work as fast as it clears it. Measured on the
+// CLI's ERA5-like store (16.6 MB frames, H200, 16 cores, 2026-11-21):
+// block-parallel ~4.1 GB/s, CPU threads ~4.4 GB/s, so neither alone
+// (bench/results/gpu_read.md).
 // ZARRGPU_GPU_ZSTD overrides: 0 = always CPU threads, 1 = always GPU (when the
 // decoder is built), auto (default, also empty) = the rule above.
 #pragma once
@@ -40,6 +39,7 @@ enum class ZstdDecoder { cpu, gpu };
 
 inline constexpr std::size_t kFramesPerSm = 4;
 inline constexpr std::size_t kFramesPerCpuThread = 40;
+inline constexpr std::size_t kSharedFrameBytes = std::size_t{256} << 10;
 
 // "0", "1", "auto", "" (auto); nullopt otherwise.
 std::optional<ZstdRequest> parse_zstd_request(std::string_view s) noexcept;
@@ -49,9 +49,16 @@ ZstdRequest zstd_request_from_environment();
 // Frames a batch needs for the GPU decoder under `auto` (at least 1).
 std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) noexcept;
 
-// The decoder for a batch of `frames` zstd frames. `gpu_built`: the GPU
-// decoder is in this build (else always CPU).
-ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, std::size_t frames, unsigned sm_count,
+// A batch as the rule sees it.
+struct ZstdBatch {
+  std::size_t frames = 0;       // zstd frames (chunks present)
+  std::size_t frame_bytes = 0;  // the chunk's decoded size: each frame's bound
+  bool gpu_idle = true;         // no zstd batch left on the GPU
+};
+
+// The decoder for a batch. `gpu_built`: the GPU decoder is in this build
+// (else always CPU).
+ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, const ZstdBatch& batch, unsigned sm_count,
                                 unsigned cpu_threads) noexcept;
 
 // One line for the statistics: the request and, under auto, the threshold.
