@@ -38,13 +38,6 @@ class Event {
   cudaEvent_t get() const noexcept { return e_; }
   void record(cudaStream_t s) const { ZARRGPU_CUDA_CHECK(cudaEventRecord(e_, s)); }
   void synchronize() const { ZARRGPU_CUDA_CHECK(cudaEventSynchronize(e_)); }
-  // True once the work before the event is done (no waiting).
-  bool done() const {
-    const cudaError_t r = cudaEventQuery(e_);
-    if (r == cudaErrorNotReady) return false;
-    ZARRGPU_CUDA_CHECK(r);
-    return true;
-  }
   // Makes `s` wait for this event's work (no host synchronisation).
   void wait_on(cudaStream_t s) const { ZARRGPU_CUDA_CHECK(cudaStreamWaitEvent(s, e_, 0)); }
   // Milliseconds from `start` to this event; both recorded with timing on and complete.

@@ -25,7 +25,7 @@
 #endif
 #define __forceinline__ __attribute__((always_inline))
 
-enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorNotReady = 600 };
+enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
 typedef enum cudaError cudaError_t;
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
@@ -99,7 +99,6 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned);
 cudaError_t cudaEventDestroy(cudaEvent_t);
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t);
 cudaError_t cudaEventSynchronize(cudaEvent_t);
-cudaError_t cudaEventQuery(cudaEvent_t);
 cudaError_t cudaEventElapsedTime(float*, cudaEvent_t, cudaEvent_t);
 // What clang's kernel<<<...>>> launches call.
 int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = nullptr);

@@ -40,47 +40,42 @@ TEST(DecoderChoice, ThresholdIsTheSmallerOfGpuAndCpuBounds) {
   EXPECT_EQ(gpu_zstd_frame_threshold(0, 0), 4u);       // unknown counts clamp to 1, never 0
 }
 
-ZstdBatch small(std::size_t frames, std::size_t gpu_queue = 0) { return {frames, 64 << 10, gpu_queue}; }
-ZstdBatch large(std::size_t frames, std::size_t gpu_queue) { return {frames, 16'600'000, gpu_queue}; }
+ZstdBatch small(std::size_t frames) { return {frames, 64 << 10}; }
+ZstdBatch large(std::size_t frames) { return {frames, 16'600'000}; }
 
 TEST(DecoderChoice, FewSmallFramesGoToCpuThreads) {
   EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(30), 132, 16), ZstdDecoder::cpu);
   EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(1), 132, 16), ZstdDecoder::cpu);
   EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(527), 132, 16), ZstdDecoder::cpu);
   EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(0), 132, 16), ZstdDecoder::cpu);  // all missing
-  // Just under the shared-decoding size: still the frame-count rule.
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, {30, kSharedFrameBytes - 1, 0}, 132, 16),
+  // Just under the large-frame size: still the frame-count rule.
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, {30, kLargeFrameBytes - 1}, 132, 16),
             ZstdDecoder::cpu);
 }
 
 TEST(DecoderChoice, ManyFramesGoToTheGpu) {
   EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(528), 132, 16), ZstdDecoder::gpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(2048, 3), 132, 16), ZstdDecoder::gpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(2048), 132, 16), ZstdDecoder::gpu);
 }
 
-TEST(DecoderChoice, LargeFramesGoToTheGpuUntilItsQueueIsFull) {
-  // The ERA5 batch: ~30 frames of 16.6 MB. The GPU takes it while fewer than
-  // two zstd batches wait there; then CPU threads take one.
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, large(30, 0), 132, 16), ZstdDecoder::gpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, large(30, kGpuQueueForCpu - 1), 132, 16), ZstdDecoder::gpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, large(30, kGpuQueueForCpu), 132, 16), ZstdDecoder::cpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, {1, kSharedFrameBytes, 0}, 132, 16), ZstdDecoder::gpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, large(0, 0), 132, 16), ZstdDecoder::cpu);  // all missing
-  // Enough frames for the GPU alone: however long its queue, they go there.
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, large(600, 5), 132, 16), ZstdDecoder::gpu);
+TEST(DecoderChoice, LargeFramesGoToTheGpuInAnyNumber) {
+  // The ERA5 batch: ~30 frames of 16.6 MB, decoded block-parallel.
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, large(30), 132, 16), ZstdDecoder::gpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, {1, kLargeFrameBytes}, 132, 16), ZstdDecoder::gpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, large(0), 132, 16), ZstdDecoder::cpu);  // all missing
 }
 
 TEST(DecoderChoice, OverridesWin) {
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::gpu, true, small(1, 9), 132, 16), ZstdDecoder::gpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::cpu, true, large(100000, 0), 132, 16), ZstdDecoder::cpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::gpu, true, small(1), 132, 16), ZstdDecoder::gpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::cpu, true, large(100000), 132, 16), ZstdDecoder::cpu);
   // Without the GPU decoder in the build, everything decodes on CPU threads.
   EXPECT_EQ(choose_zstd_decoder(ZstdRequest::gpu, false, small(100000), 132, 16), ZstdDecoder::cpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, false, large(100000, 0), 132, 16), ZstdDecoder::cpu);
+  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, false, large(100000), 132, 16), ZstdDecoder::cpu);
 }
 
 TEST(DecoderChoice, DescriptionNamesTheRule) {
   EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find(">= 528 frames"), std::string::npos);
-  EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find("unless 2 batches queue there"), std::string::npos);
+  EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find("frames of >= 256 KiB"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::cpu, true, 132, 16).find("ZARRGPU_GPU_ZSTD=0"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::gpu, false, 132, 16).find("not built"), std::string::npos);
 }

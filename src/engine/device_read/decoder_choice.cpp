@@ -33,8 +33,7 @@ ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, const ZstdB
   if (!gpu_built || request == ZstdRequest::cpu) return ZstdDecoder::cpu;
   if (request == ZstdRequest::gpu) return ZstdDecoder::gpu;
   if (batch.frames >= gpu_zstd_frame_threshold(sm_count, cpu_threads)) return ZstdDecoder::gpu;
-  if (batch.frames > 0 && batch.frame_bytes >= kSharedFrameBytes && batch.gpu_queue < kGpuQueueForCpu)
-    return ZstdDecoder::gpu;
+  if (batch.frames > 0 && batch.frame_bytes >= kLargeFrameBytes) return ZstdDecoder::gpu;
   return ZstdDecoder::cpu;
 }
 
@@ -48,8 +47,7 @@ std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned s
   return "auto: GPU for batches of >= " + std::to_string(gpu_zstd_frame_threshold(sm_count, cpu_threads)) +
          " frames (min(" + std::to_string(kFramesPerSm) + " x " + std::to_string(sm_count) + " SMs, " +
          std::to_string(kFramesPerCpuThread) + " x " + std::to_string(cpu_threads) +
-         " CPU threads)); below, frames of >= 256 KiB to the GPU unless " + std::to_string(kGpuQueueForCpu) +
-         " batches queue there, else CPU threads";
+         " CPU threads)) or of frames of >= 256 KiB, CPU threads otherwise";
 }
 
 }  // namespace zarrgpu::engine::device_read

@@ -15,15 +15,14 @@
 //    with few CPU threads the GPU pays off sooner.
 // A small batch is also a small read, where the CPU's latency wins anyway.
 //
-// Below the threshold, batches of large frames (a chunk bound of at least
-// kSharedFrameBytes: the GPU decodes a frame's blocks in parallel) go to
-// the GPU too, unless kGpuQueueForCpu zstd batches are still decoding
-// there: then CPU threads take this one, and the host decodes it while
-// the GPU clears its queue. Measured on the CLI's ERA5-like store (481
-// frames of 16.6 MB, zstd-3, H200, 16 cores, 2026-11-21, warm, GB/s):
-// GPU only 9.24, CPU threads only 4.04; GPU only when idle, else CPU
-// threads, 7.86 — the GPU, more than twice as fast, sat waiting for the
-// host's CPU batches. With a queue of two the GPU never waits.
+// Batches of large frames (a chunk bound of at least kLargeFrameBytes:
+// the GPU decodes a frame's blocks in parallel) go to the GPU in any
+// number. Measured on the CLI's ERA5-like store (481 frames of 16.6 MB,
+// zstd-3, H200, 16 cores, 2026-11-21, warm, GB/s; bench/results/gpu_read.md):
+// GPU only 9.33, CPU threads only 4.53. Sharing the batches did worse:
+// GPU when idle, else CPU threads, 7.86; GPU until two batches queue
+// there, 8.08. A CPU batch keeps the host from fetching the GPU's next
+// batches, and the GPU, twice as fast, waits.
 // ZARRGPU_GPU_ZSTD overrides: 0 = always CPU threads, 1 = always GPU (when the
 // decoder is built), auto (default, also empty) = the rule above.
 #pragma once
@@ -40,8 +39,7 @@ enum class ZstdDecoder { cpu, gpu };
 
 inline constexpr std::size_t kFramesPerSm = 4;
 inline constexpr std::size_t kFramesPerCpuThread = 40;
-inline constexpr std::size_t kSharedFrameBytes = std::size_t{256} << 10;
-inline constexpr std::size_t kGpuQueueForCpu = 2;
+inline constexpr std::size_t kLargeFrameBytes = std::size_t{256} << 10;
 
 // "0", "1", "auto", "" (auto); nullopt otherwise.
 std::optional<ZstdRequest> parse_zstd_request(std::string_view s) noexcept;
@@ -55,7 +53,6 @@ std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) no
 struct ZstdBatch {
   std::size_t frames = 0;       // zstd frames (chunks present)
   std::size_t frame_bytes = 0;  // the chunk's decoded size: each frame's bound
-  std::size_t gpu_queue = 0;    // zstd batches enqueued on the GPU and not yet decoded
 };
 
 // The decoder for a batch. `gpu_built`: the GPU decoder is in this build

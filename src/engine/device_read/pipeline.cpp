@@ -109,18 +109,11 @@ class Reader {
     if (!switchable_) return batch;
     const auto frames = static_cast<std::size_t>(
         std::count_if(batch.begin(), batch.end(), [](const ReadItem& it) { return !it.missing; }));
-    const ZstdBatch shape{frames, chain_.decoded_bytes, gpu_zstd_queue()};
+    const ZstdBatch shape{frames, chain_.decoded_bytes};
     if (choose_zstd_decoder(request_, true, shape, sm_count_, cpu_threads_) == ZstdDecoder::gpu) return batch;
     for (auto it = batch.rbegin(); it != batch.rend(); ++it) pending.push_front(std::move(*it));
     chain_ = cpu_chain_;
     return take_batch(pending, chain_, limits());
-  }
-
-  // Batches enqueued earlier whose zstd frames the GPU has not decoded yet.
-  std::size_t gpu_zstd_queue() const {
-    std::size_t n = 0;
-    for (const auto& s : lease_->slots) n += s->pending && !s->zstd_names.empty() && !s->decoded.done();
-    return n;
   }
 
   // GPU items of a GPU-mode batch may be read by cuFile; CPU batches use the ring.
