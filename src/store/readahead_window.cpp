@@ -104,17 +104,29 @@ void ReadaheadWindow::reached(std::size_t i) noexcept {
         off_ = true;
         return;
       }
-      if (requests.empty() || !merge(requests.back(), *r)) requests.push_back(std::move(*r));
+      requests.push_back(std::move(*r));
     }
-    std::erase_if(requests, [&](const ReadRequest& r) {
-      const std::uint64_t bytes = bounded(r.range) ? r.range.length
-                                  : r.range.suffix_length ? r.range.suffix_length
-                                                          : item_bytes_;
-      return bytes < min_hint_bytes_;
-    });
-    if (!requests.empty() && !store_.hint(requests)) off_ = true;
+    if (!hint_requests(store_, std::move(requests), item_bytes_, min_hint_bytes_)) off_ = true;
   } catch (...) {
     off_ = true;  // advice only: the reads go on without it
+  }
+}
+
+bool hint_requests(Store& store, std::vector<ReadRequest> requests, std::uint64_t whole_value_bytes,
+                   std::uint64_t min_hint_bytes) noexcept {
+  try {
+    std::vector<ReadRequest> merged;
+    for (auto& r : requests)
+      if (merged.empty() || !merge(merged.back(), r)) merged.push_back(std::move(r));
+    std::erase_if(merged, [&](const ReadRequest& r) {
+      const std::uint64_t bytes = bounded(r.range) ? r.range.length
+                                  : r.range.suffix_length ? r.range.suffix_length
+                                                          : whole_value_bytes;
+      return bytes < min_hint_bytes;
+    });
+    return merged.empty() || store.hint(merged);
+  } catch (...) {
+    return false;  // advice only
   }
 }
 

@@ -17,6 +17,8 @@
 #include <optional>
 #include <string_view>
 
+#include <vector>
+
 #include "zarrgpu/store.hpp"
 
 namespace zarrgpu::store {
@@ -42,6 +44,14 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text);
 std::uint64_t readahead_bytes(const char* env_value);
 // The budget from ZARRGPU_READAHEAD.
 std::uint64_t readahead_bytes();
+
+// Hints `requests` (in reading order) in one Store::hint call: neighbouring
+// ranges of one key merged, then ranges under min_hint_bytes dropped (a
+// request for a whole value counts as whole_value_bytes). Returns what
+// Store::hint returned (false: the store has no use for hints), true when
+// nothing was left to hint. Never throws.
+bool hint_requests(Store& store, std::vector<ReadRequest> requests, std::uint64_t whole_value_bytes,
+                   std::uint64_t min_hint_bytes = kMinHintBytes) noexcept;
 
 class ReadaheadWindow {
  public:

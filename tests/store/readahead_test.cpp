@@ -291,6 +291,30 @@ TEST(ReadaheadWindow, MergesNeighbouringRangesOfAKeyBeforeTheMinimum) {
   EXPECT_EQ(h[1].range.length, 1200u);
 }
 
+// The device read pipeline hints its planned items through hint_requests().
+TEST(HintRequests, MergesDropsSmallRangesAndReportsTheStoresAnswer) {
+  RecordingStore s(true);
+  std::vector<ReadRequest> r = {
+      {"a", ByteRange::of(0, 600)},     // merged with the next: 1200 bytes
+      {"a", ByteRange::of(600, 600)},
+      {"b", ByteRange::of(0, 999)},     // alone, under the minimum
+      {"c", ByteRange::all()},          // a whole value, counted as 5000 bytes
+  };
+  EXPECT_TRUE(store::hint_requests(s, r, 5000, 1000));
+  const auto h = s.hints();
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(h[0].key, "a");
+  EXPECT_EQ(h[0].range.length, 1200u);
+  EXPECT_EQ(h[1].key, "c");
+  // Whole values estimated below the minimum are dropped; nothing left: no call.
+  RecordingStore t(false);
+  EXPECT_TRUE(store::hint_requests(t, {{"c", ByteRange::all()}}, 10, 1000));
+  EXPECT_EQ(t.calls(), 0);
+  // A store with no use for hints says so.
+  EXPECT_FALSE(store::hint_requests(t, {{"d", ByteRange::of(0, 4000)}}, 0, 1000));
+  EXPECT_EQ(t.calls(), 1);
+}
+
 TEST(ReadaheadWindow, ConcurrentReachesHintEachItemOnce) {
   RecordingStore s(true);
   const std::size_t n = 20000;

@@ -20,6 +20,7 @@
 #include "gpu/io_path.hpp"
 #include "gpu/place.hpp"
 #include "gpu/shuffle.hpp"
+#include "store/readahead_window.hpp"
 
 namespace zarrgpu::engine::device_read {
 
@@ -93,7 +94,10 @@ class Reader {
           pending.size() < kMaxBatchItems) {
         continue;  // top up before cutting a batch
       }
-      run_batch(k++, cut_batch(pending));
+      const std::vector<ReadItem> batch = cut_batch(pending);
+      hinted_ -= std::min(hinted_, batch.size());
+      hint_ahead(pending);
+      run_batch(k++, batch);
     }
     for (std::size_t s = 0; s < lease_->slots.size(); ++s) retire(*lease_->slots[s]);
     for (auto& s : lease_->slots) s->placed.wait_on(caller);
@@ -114,6 +118,26 @@ class Reader {
     for (auto it = batch.rbegin(); it != batch.rend(); ++it) pending.push_front(std::move(*it));
     chain_ = cpu_chain_;
     return take_batch(pending, chain_, limits());
+  }
+
+  // Cold reads: the store starts reading the items planned after the batch
+  // about to run (Store::hint, read-ahead into the page cache), up to
+  // ZARRGPU_READAHEAD bytes of stored data, so that the disk has more in
+  // flight than one batch's reads. Not for cuFile reads, which bypass the
+  // page cache.
+  void hint_ahead(const std::deque<ReadItem>& pending) {
+    if (hints_off_ || readahead_bytes_ == 0 || io_ != gpu::IoPath::posix) return;
+    std::uint64_t ahead = 0;
+    std::vector<ReadRequest> requests;
+    for (std::size_t i = 0; i < pending.size() && ahead < readahead_bytes_; ++i) {
+      const ReadItem& it = pending[i];
+      if (it.missing) continue;
+      ahead += it.length;
+      if (i < hinted_) continue;
+      requests.push_back(ReadRequest{it.key, ByteRange::of(it.offset, it.length)});
+      hinted_ = i + 1;
+    }
+    if (!requests.empty() && !store::hint_requests(*array_.store(), std::move(requests), 0)) hints_off_ = true;
   }
 
   // GPU items of a GPU-mode batch may be read by cuFile; CPU batches use the ring.
@@ -425,6 +449,9 @@ class Reader {
   gpu::Vec16 fill_;
   gpu::IoPath io_ = gpu::IoPath::posix;
   std::string root_;
+  const std::uint64_t readahead_bytes_ = store::readahead_bytes();
+  std::size_t hinted_ = 0;  // items at the front of `pending` already hinted
+  bool hints_off_ = false;  // the store has no use for hints
 };
 
 }  // namespace
