@@ -75,7 +75,7 @@ TEST(DecoderChoice, OverridesWin) {
 
 TEST(DecoderChoice, DescriptionNamesTheRule) {
   EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find(">= 528 frames"), std::string::npos);
-  EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find("frames of >= 256 KiB"), std::string::npos);
+  EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find("frames of >= 512 KiB"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::cpu, true, 132, 16).find("ZARRGPU_GPU_ZSTD=0"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::gpu, false, 132, 16).find("not built"), std::string::npos);
 }

@@ -47,7 +47,7 @@ std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned s
   return "auto: GPU for batches of >= " + std::to_string(gpu_zstd_frame_threshold(sm_count, cpu_threads)) +
          " frames (min(" + std::to_string(kFramesPerSm) + " x " + std::to_string(sm_count) + " SMs, " +
          std::to_string(kFramesPerCpuThread) + " x " + std::to_string(cpu_threads) +
-         " CPU threads)) or of frames of >= 256 KiB, CPU threads otherwise";
+         " CPU threads)) or of frames of >= " + std::to_string(kLargeFrameBytes >> 10) + " KiB, CPU threads otherwise";
 }
 
 }  // namespace zarrgpu::engine::device_read

@@ -15,9 +15,9 @@
 //    with few CPU threads the GPU pays off sooner.
 // A small batch is also a small read, where the CPU's latency wins anyway.
 //
-// Batches of large frames (a chunk bound of at least kLargeFrameBytes:
-// the GPU decodes a frame's blocks in parallel) go to the GPU in any
-// number. Measured on the CLI's ERA5-like store (481 frames of 16.6 MB,
+// Batches of large frames (a chunk bound of at least kLargeFrameBytes, the
+// GPU decoder's kBlockParallelMinChunkBytes: it decodes a frame's blocks in
+// parallel) go to the GPU in any number. Measured on the CLI's ERA5-like store (481 frames of 16.6 MB,
 // zstd-3, H200, 16 cores, 2026-11-21, warm, GB/s; bench/results/gpu_read.md):
 // GPU only 9.33, CPU threads only 4.53. Sharing the batches did worse:
 // GPU when idle, else CPU threads, 7.86; GPU until two batches queue
@@ -39,7 +39,7 @@ enum class ZstdDecoder { cpu, gpu };
 
 inline constexpr std::size_t kFramesPerSm = 4;
 inline constexpr std::size_t kFramesPerCpuThread = 40;
-inline constexpr std::size_t kLargeFrameBytes = std::size_t{256} << 10;
+inline constexpr std::size_t kLargeFrameBytes = std::size_t{512} << 10;
 
 // "0", "1", "auto", "" (auto); nullopt otherwise.
 std::optional<ZstdRequest> parse_zstd_request(std::string_view s) noexcept;

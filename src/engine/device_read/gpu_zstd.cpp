@@ -1,5 +1,7 @@
 #include "engine/device_read/gpu_zstd.hpp"
 
+#include "engine/device_read/decoder_choice.hpp"
+
 #include "gpu/cuda_check.hpp"
 #include "zarrgpu/error.hpp"
 
@@ -13,6 +15,9 @@ namespace zarrgpu::engine::device_read {
 #if defined(ZARRGPU_DEVICE_READ_GPU_ZSTD)
 namespace zgpu = zarrgpu::zstd::gpu;
 static_assert(sizeof(zgpu::Status) == sizeof(std::uint32_t));
+// The read path sends batches of large frames to the GPU whatever their
+// number because the decoder splits such frames into blocks.
+static_assert(kLargeFrameBytes == zgpu::kBlockParallelMinChunkBytes);
 
 bool GpuZstd::available() { return true; }
 
