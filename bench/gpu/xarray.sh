@@ -17,6 +17,7 @@ source bench/gpu/python_pkg.sh
 store=${1:-$(ls -d /tmp/zarrgpu_bench/era5_zstd_*.zarr 2>/dev/null | head -1)}
 if [ -z "$store" ] || [ ! -d "$store" ]; then
   store=/tmp/zarrgpu_bench/era5_xarray.zarr
+  mkdir -p "$(dirname "$store")"
   build/tools/zarrgpu/zarrgpu generate era5 "$store" --time "${XARRAY_BENCH_STEPS:-64}" > "$out/xarray_generate.log" 2>&1 ||
     { tail -5 "$out/xarray_generate.log"; exit 1; }
 fi
