@@ -4,7 +4,8 @@
 # GPU mode (zarr from .whl-peers) and the C++ read path, in one run.
 # Needs the build of bench/gpu/run.sh (build/, with Python); uses the zstd
 # store the read benchmark generated under /tmp/zarrgpu_bench, or makes a
-# smaller one (XARRAY_BENCH_STEPS time steps, default 64 = ~1 GB).
+# smaller one on the same grid (XARRAY_BENCH_STEPS time steps of 721 x 1440 x 4,
+# default 64 = ~1 GB).
 #   bash bench/gpu/xarray.sh [STORE]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -16,9 +17,9 @@ source bench/gpu/prepare.sh
 source bench/gpu/python_pkg.sh
 store=${1:-$(ls -d /tmp/zarrgpu_bench/era5_zstd_*.zarr 2>/dev/null | head -1)}
 if [ -z "$store" ] || [ ! -d "$store" ]; then
-  store=/tmp/zarrgpu_bench/era5_xarray.zarr
+  store=/tmp/zarrgpu_bench/era5_xarray_${XARRAY_BENCH_STEPS:-64}.zarr
   mkdir -p "$(dirname "$store")"
-  build/tools/zarrgpu/zarrgpu generate era5 "$store" --time "${XARRAY_BENCH_STEPS:-64}" > "$out/xarray_generate.log" 2>&1 ||
+  build/tools/zarrgpu/zarrgpu generate era5 "$store" --time "${XARRAY_BENCH_STEPS:-64}" --lat 721 --lon 1440 > "$out/xarray_generate.log" 2>&1 ||
     { tail -5 "$out/xarray_generate.log"; exit 1; }
 fi
 cxx=$(find build -name bench_gpu_read -type f -perm -u+x | head -1)
