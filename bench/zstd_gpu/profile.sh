@@ -2,7 +2,8 @@
 # Where the GPU Zstd decoder's time goes, with Nsight Compute (ncu) on the
 # GPU machine, after bench/gpu/zstd.sh built the bench (build-zstd-gpu):
 #   1. per-kernel durations of the block-parallel path on one configuration
-#      (PROFILE_LEVEL, PROFILE_CHUNK_KIB): which phase bounds it;
+#      (PROFILE_LEVEL, PROFILE_CHUNK_KIB): which phase bounds it, and the
+#      warp state of its entropy-decoding kernel (sections_kernel);
 #   2. the one-warp kernel on 64 KiB chunks: occupancy, warp stall reasons
 #      (PROFILE_ONE_WARP=0 skips it).
 # Writes $OUT/zstd_profile.txt (or bench/results/). Clocks are left alone
@@ -27,6 +28,12 @@ report=$out/zstd_profile.txt
     "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
     --block-parallel --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu.csv" 2>/dev/null
   python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu.csv"
+  echo
+  echo "# block-parallel sections_kernel (entropy decoding), level $level, $kib KiB chunks: warp state"
+  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:sections_kernel' -c 1 \
+    --section Occupancy --section WarpStateStats --section LaunchStats \
+    "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
+    --block-parallel --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
   if [ "${PROFILE_ONE_WARP:-1}" != 0 ]; then
     echo
     echo "# one-warp kernel, level 1, 64 KiB chunks"
