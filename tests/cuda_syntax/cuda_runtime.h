@@ -108,6 +108,7 @@ unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void* = nullptr);
 // Device intrinsics the kernels use.
 __device__ void __syncwarp(unsigned mask = 0xffffffff);
 __device__ unsigned __shfl_sync(unsigned mask, unsigned v, int src, int width = 32);
+__device__ unsigned __shfl_up_sync(unsigned mask, unsigned v, unsigned delta, int width = 32);
 __device__ int __any_sync(unsigned mask, int p);
 __device__ unsigned __ballot_sync(unsigned mask, int p);
 __device__ void __nanosleep(unsigned ns);

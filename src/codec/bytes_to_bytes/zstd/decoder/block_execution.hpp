@@ -75,7 +75,18 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
     const uint32_t left = b.sequence_count - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
     g.sync();  // every rank is done with the previous batch
-    if (g.rank() == 0) {
+    if constexpr (G::kSize == kSequenceBatch) {
+      // A rank per sequence: prefix sums across the group.
+      const uint32_t i = g.rank();
+      const uint32_t ll = i < n ? t[done + i].literals_length : 0u;
+      const uint32_t ml = i < n ? t[done + i].match_length : 0u;
+      const uint32_t literals = g.inclusive_sum(ll), matches = g.inclusive_sum(ml);
+      if (i < n) {
+        t[done + i].match_start = static_cast<uint32_t>(op) + literals + matches - ml;
+        sb.literals_end[i] = literals;
+        sb.matches_end[i] = matches;
+      }
+    } else if (g.rank() == 0) {
       uint32_t literals = 0, matches = 0;
       for (uint32_t i = 0; i < n; ++i) {
         SequenceTriple& s = t[done + i];
@@ -97,15 +108,22 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
   g.sync();  // rank 0's match starts are in place
   const uint64_t size = op + (lit.size - lit_pos);
   uint32_t* const index = granules + granule_base(b, k);
-  for (uint64_t i = g.rank(); i < (size + (1u << kGranuleShift) - 1) >> kGranuleShift; i += G::kSize) {
-    const uint64_t at = i << kGranuleShift;
-    uint32_t lo = 0, hi = b.sequence_count;  // match ends grow with the index
-    while (lo < hi) {
-      const uint32_t mid = (lo + hi) >> 1;
-      if (uint64_t{t[mid].match_start} + t[mid].match_length > at) hi = mid; else lo = mid + 1;
-    }
-    index[i] = lo;
+  // Granule j's entry is the first sequence i whose match ends after 64 j:
+  // sequence i owns the granules from ceil(end(i - 1) / 64) to below
+  // ceil(end(i) / 64) (match ends grow strictly: matches are >= 3 bytes),
+  // and those past the last match's end take sequence_count. Each rank
+  // writes its sequences' granules: two loads each, not a binary search.
+  constexpr uint32_t kGranule = 1u << kGranuleShift;
+  const uint64_t granule_count = (size + kGranule - 1) >> kGranuleShift;
+  auto end_of = [t](uint32_t i) { return uint64_t{t[i].match_start} + t[i].match_length; };
+  for (uint32_t i = g.rank(); i < b.sequence_count; i += G::kSize) {
+    const uint64_t from = i == 0 ? 0 : (end_of(i - 1) + kGranule - 1) >> kGranuleShift;
+    uint64_t to = (end_of(i) + kGranule - 1) >> kGranuleShift;
+    if (to > granule_count) to = granule_count;
+    for (uint64_t j = from; j < to; ++j) index[j] = i;
   }
+  const uint64_t past = (end_of(b.sequence_count - 1) + kGranule - 1) >> kGranuleShift;
+  for (uint64_t j = past + g.rank(); j < granule_count; j += G::kSize) index[j] = b.sequence_count;
 }
 
 // Phase D2's view of the blocks before block k of a chunk, all through D1:
@@ -281,12 +299,30 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
   const EarlierBlocks earlier{blocks, triples, granules, k};
-  uint32_t prev_end = 0;  // rank 0: where the match of the sequence before the batch ended
+  uint32_t prev_end = 0;  // serial preparation: where the match of the sequence before the batch ended
   for (uint32_t done = 0; done < b.sequence_count;) {
     const uint32_t left = b.sequence_count - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
     g.sync();  // every rank is done with the previous batch
-    if (g.rank() == 0) {
+    if constexpr (G::kSize == kSequenceBatch) {
+      // A rank per sequence: its literals run from the end of the match before.
+      const uint32_t i = g.rank();
+      SequenceTriple s{};
+      uint32_t ll = 0;
+      if (i < n) {
+        s = t[done + i];
+        const uint32_t before = done + i == 0 ? 0u : t[done + i - 1].match_start + t[done + i - 1].match_length;
+        ll = s.match_start - before;
+      }
+      const uint32_t literals = g.inclusive_sum(ll), matches = g.inclusive_sum(s.match_length);
+      if (i < n) {
+        sb.offset[i] = s.offset;
+        sb.segment_start[2 * i] = literals - ll + matches - s.match_length;
+        sb.segment_start[2 * i + 1] = literals + matches - s.match_length;
+        sb.literals_end[i] = literals;
+        sb.matches_end[i] = matches;
+      }
+    } else if (g.rank() == 0) {
       uint32_t literals = 0, matches = 0;
       for (uint32_t i = 0; i < n; ++i) {
         const SequenceTriple s = t[done + i];
