@@ -54,17 +54,21 @@ bool block_parallel_requested_by_environment();
 // Whether decompress_async and get_decompress_temp_size run the
 // block-parallel path for num_chunks chunks with these options, on the
 // current device. Under `automatic`: a chunk bound of at least
-// kBlockParallelMinChunkBytes, and num_chunks at most half of the warps the
-// one-warp kernel keeps resident (20 per SM): below that the one-warp path
+// kBlockParallelAnyCountChunkBytes; or of at least
+// kBlockParallelMinChunkBytes with num_chunks at most half of the warps the
+// one-warp kernel keeps resident (20 per SM), below which the one-warp path
 // leaves the GPU mostly idle. H200, ERA5-like float32, GB/s one warp /
-// block-parallel (bench/results/zstd_gpu.md, 2026-11-21 20:08 UTC):
-//   4 MiB x 512:   level 1 16.0 / 58.9, level 3 13.9 / 38.8, level 9 10.5 / 20.9
-//   1 MiB x 2048:  level 1 49.8 / 59.7, level 3 41.5 / 41.0, level 9 33.5 / 28.7
+// block-parallel (bench/results/zstd_gpu.md, 2026-11-21):
+//   4 MiB x 512:    level 1 16.0 / 58.9, level 3 13.9 / 43.1, level 9 10.4 / 24.9
+//   1 MiB x 2048:   level 1 50.1 / 59.6, level 3 41.5 / 45.1, level 9 33.4 / 33.5,
+//                   and x 256 at level 19 2.1 / 2.5
 //   256 KiB x 8192: level 1 49.3 / 36.8, level 3 39.4 / 26.2, level 9 34.3 / 20.3,
-//                  and x 1024 at level 19 7.4 / 3.9
+//                   and x 1024 at level 19 7.4 / 3.9
 // Two-block chunks lose at every level: the split's fixed costs are not
-// repaid by two warps per chunk.
+// repaid by two warps per chunk; from 1 MiB (8 blocks) the split wins or
+// ties however many chunks there are.
 inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{512} << 10;
+inline constexpr uint64_t kBlockParallelAnyCountChunkBytes = uint64_t{1} << 20;
 bool use_block_parallel(size_t num_chunks, const DecompressOptions& options);
 
 // Return value of the host calls: 0 on success, else a cudaError_t value
