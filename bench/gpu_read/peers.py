@@ -3,7 +3,7 @@
   peers.py tensorstore STORE MODE [--pairs N] [--repeat R]   TensorStore to host, cupy.asarray to the GPU
   peers.py zarr-gpu STORE MODE [...]                         zarr-python 3, zarr.config.enable_gpu()
   peers.py zarr-gds STORE MODE [...]                         the same through KvikIO's GDSStore
-  peers.py cold-disk STORE                                   raw sequential read rate of the chunk files
+  peers.py cold-disk STORE [--readers N]                     raw read rate of the chunk files, N at a time
 
 Each prints {"gbps": ...} (decoded GB/s landed on the GPU, median) or
 {"skipped": "why"} when the peer is not installed.
@@ -91,17 +91,26 @@ def zarr_peer(a, gds):
 
 
 def cold_disk(a):
-    total = 0
+    """Reads every chunk file once, --readers files at a time (16 MiB reads),
+    after the caller dropped the page cache: what the disk delivers to
+    readers like ours (a thread per file), in stored bytes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = [os.path.join(root, f) for root, _, files in os.walk(os.path.join(a.store, "data")) for f in files]
+
+    def read_all(path):
+        n = 0
+        with open(path, "rb", buffering=0) as fh:
+            while True:
+                b = fh.read(16 << 20)
+                if not b:
+                    return n
+                n += len(b)
+
     t0 = time.perf_counter()
-    for root, _, files in os.walk(os.path.join(a.store, "data")):
-        for f in files:
-            with open(os.path.join(root, f), "rb", buffering=0) as fh:
-                while True:
-                    b = fh.read(16 << 20)
-                    if not b:
-                        break
-                    total += len(b)
-    return {"gbps": total / (time.perf_counter() - t0) / 1e9, "bytes": total}
+    with ThreadPoolExecutor(max_workers=max(1, a.readers)) as pool:
+        total = sum(pool.map(read_all, paths))
+    return {"gbps": total / (time.perf_counter() - t0) / 1e9, "bytes": total, "readers": a.readers}
 
 
 def main():
@@ -112,6 +121,7 @@ def main():
     p.add_argument("--pairs", type=int, default=100)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--max-seconds", type=float, default=0, help="per repeat; stop selections past it (0: no cap)")
+    p.add_argument("--readers", type=int, default=1, help="cold-disk: files read at a time")
     a = p.parse_args()
     try:
         if a.peer == "tensorstore":
