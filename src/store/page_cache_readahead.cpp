@@ -13,14 +13,12 @@
 #include <thread>
 
 namespace zarrgpu::store {
-namespace {
 
-// Whether the page holding `offset` is in the page cache: mincore() on a
-// one-page mapping, which starts no I/O. (A 1-byte RWF_NOWAIT read, the first
-// probe used here, starts readahead on a miss and can find the page read by
-// the time it looks: under load a cold range then passed for cached.) Where
-// mapping fails the answer is "no", so the range is advised.
-bool is_cached(int fd, std::uint64_t offset) noexcept {
+// mincore() on a one-page mapping, which starts no I/O. (A 1-byte RWF_NOWAIT
+// read, the first probe used here, starts readahead on a miss and can find
+// the page read by the time it looks: under load a cold range then passed
+// for cached.)
+bool page_cached(int fd, std::uint64_t offset) noexcept {
   static const long page = ::sysconf(_SC_PAGESIZE);
   const off_t base = off_t(offset - offset % std::uint64_t(page));
   void* m = ::mmap(nullptr, std::size_t(page), PROT_READ, MAP_SHARED, fd, base);
@@ -30,6 +28,8 @@ bool is_cached(int fd, std::uint64_t offset) noexcept {
   ::munmap(m, std::size_t(page));
   return in;
 }
+
+namespace {
 
 // The background thread's queue. Never destroyed: the detached thread may
 // still wait on it while static destructors run at exit. After fork() the
@@ -89,7 +89,7 @@ Advice advise_file_range(const std::string& path, const ByteRange& range) noexce
     end = range.length == ByteRange::npos ? size : begin + std::min(range.length, size - begin);
   }
   if (begin >= end) return Advice::nothing;
-  if (is_cached(fd, end - 1) && is_cached(fd, begin)) return Advice::cached;
+  if (page_cached(fd, end - 1) && page_cached(fd, begin)) return Advice::cached;
   for (std::uint64_t o = begin; o < end; o += kSegmentBytes) {
     ::posix_fadvise(fd, off_t(o), off_t(std::min(kSegmentBytes, end - o)), POSIX_FADV_WILLNEED);
   }

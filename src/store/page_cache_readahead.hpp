@@ -9,8 +9,8 @@
 // and its first 8 MiB on the benchmark VM (read_ahead_kb = 8192). So a range
 // is advised in kSegmentBytes pieces, no larger than that cap on any common
 // set-up. A range whose first and last bytes are already cached is skipped
-// (two RWF_NOWAIT probes), which keeps warm reads from paying the kernel's
-// page-by-page walk of ranges that need no I/O.
+// (two mincore() probes, page_cached()), which keeps warm reads from paying
+// the kernel's page-by-page walk of ranges that need no I/O.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,11 @@
 namespace zarrgpu::store {
 
 inline constexpr std::uint64_t kSegmentBytes = std::uint64_t(128) << 10;
+
+// Whether the page of open file `fd` holding `offset` is in the page cache,
+// without starting I/O. False where the file cannot be mapped (then a range
+// is advised anyway).
+bool page_cached(int fd, std::uint64_t offset) noexcept;
 
 // What advise_file_range did.
 enum class Advice : std::uint8_t {

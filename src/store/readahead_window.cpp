@@ -115,16 +115,21 @@ void ReadaheadWindow::reached(std::size_t i) noexcept {
 bool hint_requests(Store& store, std::vector<ReadRequest> requests, std::uint64_t whole_value_bytes,
                    std::uint64_t min_hint_bytes) noexcept {
   try {
-    std::vector<ReadRequest> merged;
-    for (auto& r : requests)
-      if (merged.empty() || !merge(merged.back(), r)) merged.push_back(std::move(r));
-    std::erase_if(merged, [&](const ReadRequest& r) {
+    // Merge in place: requests[0, kept) are the merged ranges so far.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      if (kept > 0 && merge(requests[kept - 1], requests[i])) continue;
+      if (kept != i) requests[kept] = std::move(requests[i]);
+      ++kept;
+    }
+    requests.resize(kept);
+    std::erase_if(requests, [&](const ReadRequest& r) {
       const std::uint64_t bytes = bounded(r.range) ? r.range.length
                                   : r.range.suffix_length ? r.range.suffix_length
                                                           : whole_value_bytes;
       return bytes < min_hint_bytes;
     });
-    return merged.empty() || store.hint(merged);
+    return requests.empty() || store.hint(requests);
   } catch (...) {
     return false;  // advice only
   }

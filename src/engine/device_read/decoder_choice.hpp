@@ -17,12 +17,13 @@
 //
 // Batches of large frames (a chunk bound of at least kLargeFrameBytes, the
 // GPU decoder's kBlockParallelMinChunkBytes: it decodes a frame's blocks in
-// parallel) go to the GPU in any number. Measured on the CLI's ERA5-like store (481 frames of 16.6 MB,
-// zstd-3, H200, 16 cores, 2026-11-21, warm, GB/s; bench/results/gpu_read.md):
-// GPU only 9.33, CPU threads only 4.53. Sharing the batches did worse:
-// GPU when idle, else CPU threads, 7.86; GPU until two batches queue
-// there, 8.08. A CPU batch keeps the host from fetching the GPU's next
-// batches, and the GPU, twice as fast, waits.
+// parallel) go to the GPU in any number. Measured on the CLI's ERA5-like
+// store (481 frames of 16.6 MB, zstd-3, H200, 16 cores, 2026-11-21, warm,
+// GB/s; bench/results/gpu_read.md): GPU only 9.33, CPU threads only 4.53.
+// Sharing the batches did worse: GPU when idle, else CPU threads, 7.86;
+// GPU until two batches queue there, 8.08. A CPU batch keeps the host from
+// fetching the GPU's next batches, and the GPU, twice as fast, waits.
+//
 // ZARRGPU_GPU_ZSTD overrides: 0 = always CPU threads, 1 = always GPU (when the
 // decoder is built), auto (default, also empty) = the rule above.
 #pragma once

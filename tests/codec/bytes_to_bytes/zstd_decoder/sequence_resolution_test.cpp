@@ -53,6 +53,14 @@ struct ThreadGroup {
     return m;
   }
   bool any(bool p) const { return ballot(p) != 0; }
+  uint32_t inclusive_sum(uint32_t v) const {
+    sh->slot[r] = v;
+    sync();
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k <= r; ++k) sum += sh->slot[k];
+    sync();
+    return static_cast<uint32_t>(sum);
+  }
 };
 
 template <uint32_t N, class F>
@@ -233,7 +241,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       ASSERT_EQ(p.plan.decoded_size, data.size());
       const std::vector<SequenceTriple> as_decoded = p.triples;
 
-      // D1 on a thread per block, later blocks first.
+      // D1 on a thread per block, later blocks first; every eighth block as a
+      // group of 4 ranks (batches prepared by prefix sums, rounds carried).
       Bytes out(data.size(), 0xAA);
       std::vector<uint32_t> granules(granule_entries(data.size(), n), 0xDEADBEEFu);
       {
@@ -241,8 +250,12 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         for (uint32_t k = n; k-- > 0;) {
           threads.emplace_back([&, k] {
             SequenceBatch sb{};
-            write_block_literals(SerialGroup{}, sb, frame.data(), p.blocks[k], k, p.literals.data(), p.triples.data(),
-                                 granules.data(), out.data());
+            auto d1 = [&](auto g) {
+              write_block_literals(g, sb, frame.data(), p.blocks[k], k, p.literals.data(), p.triples.data(),
+                                   granules.data(), out.data());
+            };
+            if (k % 8 == 3) run_group<4>(d1);
+            else d1(SerialGroup{});
           });
         }
         for (auto& t : threads) t.join();

@@ -75,26 +75,23 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
     const uint32_t left = b.sequence_count - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
     g.sync();  // every rank is done with the previous batch
-    if constexpr (G::kSize == kSequenceBatch) {
-      // A rank per sequence: prefix sums across the group.
-      const uint32_t i = g.rank();
+    // A rank per sequence, G::kSize sequences a round: prefix sums of the
+    // lengths across the group, carried from round to round.
+    uint32_t literals_before = 0, matches_before = 0;
+    for (uint32_t first = 0; first < n; first += G::kSize) {
+      const uint32_t i = first + g.rank();
       const uint32_t ll = i < n ? t[done + i].literals_length : 0u;
       const uint32_t ml = i < n ? t[done + i].match_length : 0u;
-      const uint32_t literals = g.inclusive_sum(ll), matches = g.inclusive_sum(ml);
+      const uint32_t literals = literals_before + g.inclusive_sum(ll);
+      const uint32_t matches = matches_before + g.inclusive_sum(ml);
       if (i < n) {
         t[done + i].match_start = static_cast<uint32_t>(op) + literals + matches - ml;
         sb.literals_end[i] = literals;
         sb.matches_end[i] = matches;
       }
-    } else if (g.rank() == 0) {
-      uint32_t literals = 0, matches = 0;
-      for (uint32_t i = 0; i < n; ++i) {
-        SequenceTriple& s = t[done + i];
-        literals += s.literals_length;
-        s.match_start = static_cast<uint32_t>(op) + literals + matches;
-        matches += s.match_length;
-        sb.literals_end[i] = literals;
-        sb.matches_end[i] = matches;
+      if (first + G::kSize < n) {
+        literals_before = static_cast<uint32_t>(g.shuffle64(literals, G::kSize - 1));
+        matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
       }
     }
     g.sync();
@@ -105,7 +102,7 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
   }
   copy_literals(g, block_out + op, lit, lit_pos, lit.size - lit_pos);
   if (b.sequence_count == 0) return;
-  g.sync();  // rank 0's match starts are in place
+  g.sync();  // every rank's match starts are in place
   const uint64_t size = op + (lit.size - lit_pos);
   uint32_t* const index = granules + granule_base(b, k);
   // Granule j's entry is the first sequence i whose match ends after 64 j:
@@ -194,8 +191,8 @@ struct EarlierBlocks {
 // execute_batch_matches()'s view in D2. A match whose first period reads
 // before the block (start in block < offset) had its first bytes — those
 // whose source lies before the block — written by D2a
-// (copy_cross_block_bytes); every later byte of the match that repeats one of them reads
-// it there. A byte before the batch but in the block is final (an earlier
+// (copy_cross_block_bytes); every later byte of the match that repeats one
+// of them reads it there. A byte before the batch but in the block is final (an earlier
 // batch wrote it); one before the block is mapped by EarlierBlocks (not
 // reached once those bytes are written, kept for safety).
 struct BeforeBatch {
@@ -239,9 +236,9 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
   // rank that waited at every batch for the longest would make the block as
   // slow as its slowest byte). The loop is flat — each turn a rank takes
   // its next sequence, starts a walk or takes one step of it — so that
-  // ranks whose walks differ in length still share their turns (on a GPU, nested loops
-  // of different trip counts per lane make a warp issue each lane's path
-  // apart). A run a walk found is copied at the end of the turn: a short
+  // ranks whose walks differ in length still share their turns (on a GPU,
+  // nested loops of different trip counts per lane make a warp issue each
+  // lane's path apart). A run a walk found is copied at the end of the turn: a short
   // one by its rank, a long one by the whole group (not by one rank byte by
   // byte while the others wait). Sources are final bytes of earlier blocks,
   // destinations in this block: apart, no order needed.
@@ -299,14 +296,15 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
   const EarlierBlocks earlier{blocks, triples, granules, k};
-  uint32_t prev_end = 0;  // serial preparation: where the match of the sequence before the batch ended
   for (uint32_t done = 0; done < b.sequence_count;) {
     const uint32_t left = b.sequence_count - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
     g.sync();  // every rank is done with the previous batch
-    if constexpr (G::kSize == kSequenceBatch) {
-      // A rank per sequence: its literals run from the end of the match before.
-      const uint32_t i = g.rank();
+    // As in D1: a rank per sequence, whose literals run from the end of the
+    // match before it.
+    uint32_t literals_before = 0, matches_before = 0;
+    for (uint32_t first = 0; first < n; first += G::kSize) {
+      const uint32_t i = first + g.rank();
       SequenceTriple s{};
       uint32_t ll = 0;
       if (i < n) {
@@ -314,7 +312,8 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
         const uint32_t before = done + i == 0 ? 0u : t[done + i - 1].match_start + t[done + i - 1].match_length;
         ll = s.match_start - before;
       }
-      const uint32_t literals = g.inclusive_sum(ll), matches = g.inclusive_sum(s.match_length);
+      const uint32_t literals = literals_before + g.inclusive_sum(ll);
+      const uint32_t matches = matches_before + g.inclusive_sum(s.match_length);
       if (i < n) {
         sb.offset[i] = s.offset;
         sb.segment_start[2 * i] = literals - ll + matches - s.match_length;
@@ -322,18 +321,9 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
         sb.literals_end[i] = literals;
         sb.matches_end[i] = matches;
       }
-    } else if (g.rank() == 0) {
-      uint32_t literals = 0, matches = 0;
-      for (uint32_t i = 0; i < n; ++i) {
-        const SequenceTriple s = t[done + i];
-        sb.offset[i] = s.offset;
-        sb.segment_start[2 * i] = literals + matches;
-        literals += s.match_start - prev_end;
-        sb.segment_start[2 * i + 1] = literals + matches;
-        matches += s.match_length;
-        prev_end = s.match_start + s.match_length;
-        sb.literals_end[i] = literals;
-        sb.matches_end[i] = matches;
+      if (first + G::kSize < n) {
+        literals_before = static_cast<uint32_t>(g.shuffle64(literals, G::kSize - 1));
+        matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
       }
     }
     g.sync();

@@ -63,9 +63,10 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   }
   // C2 (scan over the chunk's blocks), C3 (every compressed block on its
   // own), C4 (the verdict), then D1, D2a and D2b over the blocks C4
-  // validated (on the GPU, each step all at once), then the checksums. D2 runs the blocks last to
-  // first here: any order gives the same bytes, and this one makes every
-  // host test check that no block needs an earlier one's matches done.
+  // validated (on the GPU, each step all at once), then the checksums. D2
+  // runs the blocks last to first here: any order gives the same bytes, and
+  // this one makes every host test check that no block needs an earlier
+  // one's matches done.
   place_blocks(plan, frames.data(), blocks.data());
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;

@@ -92,7 +92,7 @@ bool use_block_parallel(size_t num_chunks, const DecompressOptions& options) {
     if (std::strcmp(env, "1") == 0) return true;
     if (std::strcmp(env, "0") == 0) return false;
   }
-  if (options.max_uncompressed_chunk_bytes < BpPolicy::kMinBlockParallelChunkBytes) return false;
+  if (options.max_uncompressed_chunk_bytes < kBlockParallelMinChunkBytes) return false;
   if (options.max_uncompressed_chunk_bytes >= kBlockParallelAnyCountChunkBytes) return true;
   int device = 0, sms = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "codec/bytes_to_bytes/zstd/decoder/workspace.hpp"
-#include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
 
 namespace zarrgpu::zstd::gpu {
 
@@ -33,8 +32,6 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kExtraBlockSlots = 16;
   // A chunk of fewer blocks gains nothing from the split: one warp decodes it.
   static constexpr uint32_t kMinBlocks = 2;
-  // Strategy::automatic considers chunk bounds of at least this (zstd_gpu.hpp).
-  static constexpr uint64_t kMinBlockParallelChunkBytes = kBlockParallelMinChunkBytes;
   // Scratch of one wave of chunks (records, literals, triples: ~5x their
   // output); a larger batch runs in several waves.
   static constexpr uint64_t kWaveTempBytes = uint64_t{8} << 30;
