@@ -26,14 +26,14 @@ report=$out/zstd_profile.txt
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
     -k 'regex:(walk|sections|place|resolve|verdict|literals|cross|execute|finish)_kernel' \
     "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
-    --block-parallel --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu.csv" 2>/dev/null
+    --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu.csv" 2>/dev/null
   python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu.csv"
   echo
   echo "# block-parallel sections_kernel (entropy decoding), level $level, $kib KiB chunks: warp state"
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:sections_kernel' -c 1 \
     --section Occupancy --section WarpStateStats --section LaunchStats \
     "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
-    --block-parallel --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+    --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
   if [ "${PROFILE_ONE_WARP:-1}" != 0 ]; then
     echo
     echo "# one-warp kernel, level 1, 64 KiB chunks"

@@ -9,7 +9,7 @@
 //
 //   zstd_gpu_bench [--gib 2] [--gib-l19 0.25] [--chunk-kib 64,256,1024,4096]
 //                  [--levels 1,3,9,19] [--runs 5] [--threads N] [--out DIR]
-//                  [--no-cpu] [--no-nvcomp] [--block-parallel]
+//                  [--no-cpu] [--no-nvcomp]
 #include <cuda_runtime.h>
 #include <zstd.h>
 
@@ -57,7 +57,6 @@ struct Args {
   std::string out = "bench/results";
   bool cpu = true;
   bool nvcomp = true;
-  bool block_parallel = false;  // also time the block-parallel path on single-block chunks
   std::string command;
 };
 
@@ -243,7 +242,6 @@ int main(int argc, char** argv) {
     else if (k == "--out") a.out = v();
     else if (k == "--no-cpu") a.cpu = false;
     else if (k == "--no-nvcomp") a.nvcomp = false;
-    else if (k == "--block-parallel") a.block_parallel = true;
     else { std::fprintf(stderr, "unknown argument %s\n", k.c_str()); return 2; }
   }
   if (!a.threads) a.threads = std::max(1u, std::thread::hardware_concurrency());
@@ -261,10 +259,8 @@ int main(int argc, char** argv) {
   have_nvcomp = a.nvcomp;
 #endif
   std::printf("device: %s (%d SMs), %u CPU threads, %s\n", prop.name, prop.multiProcessorCount, a.threads, date);
-  // Both paths are timed on every batch of multi-block chunks (and on every
-  // batch with --block-parallel or ZARRGPU_ZSTD_BLOCK_PARALLEL=1); the
-  // zarrgpu column is the path Strategy::automatic picks for the batch.
-  const bool block_parallel_everywhere = a.block_parallel || zg::block_parallel_requested_by_environment();
+  // Both paths are timed on every batch; the zarrgpu column is the path
+  // Strategy::automatic picks for the batch.
   unsetenv("ZARRGPU_ZSTD_BLOCK_PARALLEL");  // the zarrgpu column follows the automatic rule itself
 
   const size_t max_bytes = static_cast<size_t>(a.gib * (1ull << 30)) / 4 * 4;
@@ -320,7 +316,8 @@ int main(int argc, char** argv) {
         return gbps;
       };
       row.one_warp = measure(zg::Strategy::one_warp, &row.one_warp_ok);
-      if (block_parallel_everywhere || kib >= 256) row.ours_bp = measure(zg::Strategy::block_parallel, &row.ours_bp_ok);
+      // Forced, block parallel takes one-block chunks too: measured at every size.
+      row.ours_bp = measure(zg::Strategy::block_parallel, &row.ours_bp_ok);
       {
         zg::DecompressOptions automatic;
         automatic.max_uncompressed_chunk_bytes = kib * 1024;

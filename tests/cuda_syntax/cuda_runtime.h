@@ -24,6 +24,7 @@
 #define __launch_bounds__(...)
 #endif
 #define __forceinline__ __attribute__((always_inline))
+#define __align__(n) __attribute__((aligned(n)))
 
 enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
 typedef enum cudaError cudaError_t;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <barrier>
+#include <cstring>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -53,6 +54,7 @@ struct ThreadGroup {
     return m;
   }
   bool any(bool p) const { return ballot(p) != 0; }
+  uint32_t broadcast(uint32_t v) const { return static_cast<uint32_t>(shuffle64(v, 0)); }
   uint32_t inclusive_sum(uint32_t v) const {
     sh->slot[r] = v;
     sync();
@@ -135,10 +137,11 @@ Prepared prepare(const Bytes& in, size_t capacity) {
   p.literals.resize(p.plan.literals_bytes);
   p.triples.resize(p.plan.triples);
   auto ws = std::make_unique<Workspace>();
+  auto entropy = std::make_unique<BlockEntropy>();
   reset_workspace(*ws);
   for (BlockRecord& b : p.blocks) {
     if (b.type != BlockType::compressed) continue;
-    decode_block_sections(SerialGroup{}, *ws, in.data(), p.blocks.data(), b, p.frames[b.frame].block_size_max,
+    decode_block_sections(SerialGroup{}, *ws, *entropy, in.data(), p.blocks.data(), b, p.frames[b.frame].block_size_max,
                           p.literals.data(), p.triples.data());
     summarize_block(SerialGroup{}, *ws, b, p.triples.data());
   }
@@ -212,6 +215,101 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
     }
   }
   EXPECT_EQ(compared, 9);
+}
+
+// B1 by N ranks hands B2 and B3 what one rank hands them: the same
+// records, stream places and tables; and B2 and B3 from either give the same
+// literals and triples. Real blocks (many, with repeated and treeless
+// tables) and blocks with a flipped bit.
+template <uint32_t N>
+void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& what) {
+  ChunkPlan plan;
+  const ChunkLimits limits = chunk_limits(capacity, 0xFFFFFFFFu, 0xFFFFFFFFu);
+  walk_chunk(in.data(), in.size(), limits, &plan, nullptr, nullptr);
+  if (!plan.block_parallel) return;
+  std::vector<FrameRecord> frames(plan.frame_count);
+  std::vector<BlockRecord> blocks(plan.block_count);
+  walk_chunk(in.data(), in.size(), limits, &plan, frames.data(), blocks.data());
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    if (blocks[k].type != BlockType::compressed) continue;
+    const uint32_t bsm = frames[blocks[k].frame].block_size_max;
+    auto one = std::make_unique<BlockEntropy>();
+    auto many = std::make_unique<BlockEntropy>();
+    BlockRecord a = blocks[k], b = blocks[k];
+    auto ws = std::make_unique<Workspace>();
+    reset_workspace(*ws);
+    prepare_block_sections(SerialGroup{}, *ws, in.data(), blocks.data(), a, bsm, *one);
+    auto wsg = std::make_unique<Workspace>();
+    reset_workspace(*wsg);
+    run_group<N>([&](ThreadGroup<N> g) { prepare_block_sections(g, *wsg, in.data(), blocks.data(), b, bsm, *many); });
+    const std::string at = what + " block " + std::to_string(k);
+    ASSERT_EQ(b.status, a.status) << at;
+    ASSERT_EQ(b.stage, a.stage) << at;
+    ASSERT_EQ(b.sequence_count, a.sequence_count) << at;
+    ASSERT_EQ(b.bitstream_exact, a.bitstream_exact) << at;
+    ASSERT_EQ(b.literals_size, a.literals_size) << at;
+    ASSERT_EQ(many->streams.count, one->streams.count) << at;
+    if (one->streams.count != 0) {
+      ASSERT_EQ(many->streams_src, one->streams_src) << at;
+      ASSERT_EQ(many->huffman_log, one->huffman_log) << at;
+      for (uint32_t s = 0; s < one->streams.count; ++s) {
+        ASSERT_EQ(many->streams.offset[s], one->streams.offset[s]) << at;
+        ASSERT_EQ(many->streams.size[s], one->streams.size[s]) << at;
+        ASSERT_EQ(many->streams.symbols[s], one->streams.symbols[s]) << at;
+      }
+      ASSERT_EQ(0, std::memcmp(many->huffman, one->huffman, (size_t{1} << one->huffman_log) * sizeof(HuffmanEntry)))
+          << at;
+    }
+    if (a.status == Status::ok && a.sequence_count != 0) {
+      ASSERT_EQ(many->sequences_src, one->sequences_src) << at;
+      ASSERT_EQ(many->sequences_size, one->sequences_size) << at;
+      const FseEntry* t1[3] = {one->literals_length, one->offset, one->match_length};
+      const FseEntry* tn[3] = {many->literals_length, many->offset, many->match_length};
+      for (uint32_t c = 0; c < 3; ++c) {
+        ASSERT_EQ(many->fse_log[c], one->fse_log[c]) << at;
+        ASSERT_EQ(0, std::memcmp(tn[c], t1[c], (size_t{1} << one->fse_log[c]) * sizeof(FseEntry))) << at << " code " << c;
+      }
+    }
+    // B2 and B3 from each.
+    std::vector<uint8_t> lit_a(plan.literals_bytes), lit_b(plan.literals_bytes);
+    std::vector<SequenceTriple> tri_a(plan.triples), tri_b(plan.triples);
+    for (uint32_t s = 0; s < 4; ++s) {
+      decode_literals_stream(*one, one->huffman, in.data(), a, s, lit_a.data());
+      decode_literals_stream(*many, many->huffman, in.data(), b, s, lit_b.data());
+    }
+    decode_block_sequences(*one, in.data(), a, tri_a.data());
+    decode_block_sequences(*many, in.data(), b, tri_b.data());
+    ASSERT_EQ(b.status, a.status) << at;
+    ASSERT_EQ(b.bitstream_exact, a.bitstream_exact) << at;
+    ASSERT_EQ(lit_b, lit_a) << at;
+    for (size_t i = 0; i < tri_a.size(); ++i) {
+      ASSERT_EQ(tri_b[i].literals_length, tri_a[i].literals_length) << at << " sequence " << i;
+      ASSERT_EQ(tri_b[i].match_length, tri_a[i].match_length) << at << " sequence " << i;
+      ASSERT_EQ(tri_b[i].offset, tri_a[i].offset) << at << " sequence " << i;
+    }
+  }
+}
+
+TEST(ZstdBlockSections, GroupsPrepareWhatOneThreadPrepares) {
+  Rng rng(31);
+  for (DataKind kind : {DataKind::text, DataKind::float_field, DataKind::mixed}) {
+    for (int level : {1, 3, 19}) {
+      const Bytes data = make_data(kind, 200 * 1024 + rng.below(4096), rng.next());
+      FrameParams fp;
+      fp.level = level;
+      fp.flush_every = 20 * 1024;  // many blocks: treeless literals and repeated FSE tables
+      const Bytes frame = compress(data, fp);
+      const std::string what = std::string(data_kind_name(kind)) + " level " + std::to_string(level);
+      expect_prepare_agrees<4>(frame, data.size(), what);
+      expect_prepare_agrees<32>(frame, data.size(), what);
+      for (int m = 0; m < 4; ++m) {
+        Bytes bad = frame;
+        const size_t bit = rng.below(static_cast<uint32_t>(bad.size() * 8));
+        bad[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+        expect_prepare_agrees<4>(bad, data.size(), what + " flip " + std::to_string(bit));
+      }
+    }
+  }
 }
 
 // Phase D: D1 of every block on its own thread, then D2 of every block on

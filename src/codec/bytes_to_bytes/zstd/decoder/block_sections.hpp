@@ -1,11 +1,20 @@
 // Block-parallel decoding, phase B: the literals section (§3.1.1.3.1) and
-// the sequences section (§3.1.1.3.2) of one compressed block, decoded by one
-// group with no other block's results: Huffman literals go to the chunk's
-// literals scratch, sequences to (Literals_Length, Match_Length,
-// Offset_Value) triples with repeat offsets unresolved. A table that the
-// block reuses (treeless literals, "repeat" FSE mode) is rebuilt from the
-// earlier block's description, which phase A located: a description is tens
-// of bytes and rebuilding it is cheaper than waiting for that block.
+// the sequences section (§3.1.1.3.2) of one compressed block, decoded with
+// no other block's results: Huffman literals go to the chunk's literals
+// scratch, sequences to (Literals_Length, Match_Length, Offset_Value)
+// triples with repeat offsets unresolved. A table that the block reuses
+// (treeless literals, "repeat" FSE mode) is rebuilt from the earlier
+// block's description, which phase A located: a description is tens of
+// bytes and rebuilding it is cheaper than waiting for that block.
+//
+// Three steps, so that each runs on the unit it is parallel over:
+//  B1 prepare_block_sections() — a group per block: headers, the Huffman
+//     and FSE tables, where the streams are; tables and stream places go to
+//     the block's BlockEntropy (global scratch on the GPU).
+//  B2 decode_literals_stream() — one thread per Huffman stream.
+//  B3 decode_block_sequences() — one thread per block's sequence bitstream.
+// B2 and B3 are long serial loops: on the GPU a warp runs 32 of them, not
+// one (a warp per block left 28 of its lanes waiting).
 #pragma once
 
 #include "config.hpp"
@@ -82,14 +91,34 @@ ZARRGPU_HD_INLINE Status read_sequences_header_from(Workspace& ws, const uint8_t
   });
 }
 
-// Phase B for compressed block b of a chunk (chunk = the chunk's input).
-// Writes b's phase B fields, literals_scratch[b.literals_offset, + size) and
-// triples[b.triples_offset, + min(count, b.triples_capacity)). Errors are
-// recorded with their stage, never returned early to other blocks.
+// What B1 hands to B2 and B3 for one compressed block: its tables and where
+// its bitstreams are (offsets in the chunk's input). Members named as in
+// Workspace, so SequenceDecoder reads either.
+struct BlockEntropy {
+  HuffmanStreams streams;     // count 0: no Huffman streams to decode
+  uint64_t streams_src;       // start of the streams (offsets in `streams` count from here)
+  uint64_t sequences_src;     // the sequence bitstream (when the block has sequences)
+  uint32_t sequences_size;
+  uint32_t huffman_log;
+  uint32_t fse_log[3];
+  alignas(16) HuffmanEntry huffman[1u << kHuffmanLogMax];
+  FseEntry literals_length[1u << kLiteralsLengthLogMax];
+  FseEntry match_length[1u << kMatchLengthLogMax];
+  FseEntry offset[1u << kOffsetLogMax];
+};
+
+template <class G, class T>
+ZARRGPU_HD_INLINE void group_copy(G g, T* dst, const T* src, uint32_t n) {
+  for (uint32_t i = g.rank(); i < n; i += G::kSize) dst[i] = src[i];
+}
+
+// B1 for compressed block b of a chunk (chunk = the chunk's input). Writes
+// b's phase B fields and e. Errors are recorded with their stage, never
+// returned early to other blocks; an error in the sequences header leaves
+// e.streams for B2, whose error comes first in the stream and so wins.
 template <class G>
-ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, const uint8_t* chunk, const BlockRecord* blocks,
-                                      BlockRecord& b, uint32_t block_size_max, uint8_t* literals_scratch,
-                                      SequenceTriple* triples) {
+ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk, const BlockRecord* blocks,
+                                       BlockRecord& b, uint32_t block_size_max, BlockEntropy& e) {
   const uint8_t* src = chunk + b.src_offset;
   const size_t size = b.size;
   auto fail = [&](Status s, SectionStage stage) {
@@ -103,6 +132,7 @@ ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, const uint8_t* chunk, 
     b.bitstream_exact = false;
     b.literals_size = 0;
     b.sequence_count = 0;
+    e.streams.count = 0;
   }
   // Literals section: the checks of decode_literals(), in its order.
   LiteralsHeader h;
@@ -132,7 +162,6 @@ ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, const uint8_t* chunk, 
     // The tree: this block's own, or the one the source block described.
     const uint8_t* p = src + h.header_size;
     size_t remaining = h.compressed_size;
-    uint32_t used = 0;
     g.sync();
     if (g.rank() == 0) {
       const uint8_t* tree = p;
@@ -155,14 +184,22 @@ ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, const uint8_t* chunk, 
       ws.shared_value = n == 0 ? 0u : h.type == LiteralsType::compressed ? static_cast<uint32_t>(n) : ~0u;
     }
     g.sync();
-    used = ws.shared_value;
+    const uint32_t used = ws.shared_value;
     if (used == 0) return fail(Status::corrupt_huffman_table, SectionStage::literals_data);
     if (h.type == LiteralsType::compressed) {
       p += used;
       remaining -= used;
     }
-    st = decode_huffman_literals(g, ws, h, p, remaining, literals_scratch + b.literals_offset);
-    if (st != Status::ok) return fail(st, SectionStage::literals_data);
+    HuffmanStreams streams;
+    if (!locate_huffman_streams(h, p, remaining, &streams)) {
+      return fail(Status::corrupt_literals, SectionStage::literals_data);
+    }
+    group_copy(g, e.huffman, ws.huffman, 1u << ws.huffman_log);
+    if (g.rank() == 0) {
+      e.huffman_log = ws.huffman_log;
+      e.streams_src = static_cast<uint64_t>(p - chunk);
+      e.streams = streams;
+    }
   }
 
   // Sequences section: the checks of decode_compressed_block(), in its order.
@@ -173,31 +210,79 @@ ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, const uint8_t* chunk, 
   g.sync();
   if (g.rank() == 0) {
     code = static_cast<uint32_t>(read_sequences_header_from(ws, seq_src, seq_size, chunk, blocks, b, &sh));
-  }
-  st = static_cast<Status>(g.broadcast(code));
-  if (st != Status::ok) return fail(st, SectionStage::sequences);
-  if (g.rank() == 0) {
-    b.sequence_count = sh.count;
-    if (sh.count == 0) {
-      b.bitstream_exact = true;
-    } else {
-      SequenceDecoder dec;
-      if (!dec.init(ws, seq_src + sh.header_size, seq_size - sh.header_size)) {
-        b.status = Status::corrupt_sequences;
-        b.stage = SectionStage::sequences;
+    if (code == static_cast<uint32_t>(Status::ok)) {
+      b.sequence_count = sh.count;
+      BackwardBitReader br;
+      if (sh.count == 0) {
+        b.bitstream_exact = true;
+      } else if (!br.init(seq_src + sh.header_size, seq_size - sh.header_size)) {
+        code = static_cast<uint32_t>(Status::corrupt_sequences);  // SequenceDecoder::init() fails so
       } else {
-        // Past triples_capacity phase C fails before it reads them (triples_bound()).
-        const uint32_t n = sh.count < b.triples_capacity ? sh.count : b.triples_capacity;
-        SequenceTriple* out = triples + b.triples_offset;
-        for (uint32_t i = 0; i < n; ++i) {
-          SequenceTriple t;
-          dec.next(ws, i + 1 == sh.count, &t.offset, &t.match_length, &t.literals_length);
-          out[i] = t;
-        }
-        b.bitstream_exact = n == sh.count && dec.br.remaining_bits() == 0;
+        e.sequences_src = static_cast<uint64_t>(seq_src + sh.header_size - chunk);
+        e.sequences_size = static_cast<uint32_t>(seq_size - sh.header_size);
+        for (uint32_t c = 0; c < 3; ++c) e.fse_log[c] = ws.fse_log[c];
       }
     }
   }
+  st = static_cast<Status>(g.broadcast(code));
+  if (st != Status::ok) return fail(st, SectionStage::sequences);
+  const uint32_t count = g.broadcast(sh.count);
+  if (count != 0) {
+    g.sync();
+    group_copy(g, e.literals_length, ws.literals_length, 1u << ws.fse_log[0]);
+    group_copy(g, e.offset, ws.offset, 1u << ws.fse_log[1]);
+    group_copy(g, e.match_length, ws.match_length, 1u << ws.fse_log[2]);
+  }
+  g.sync();
+}
+
+// B2: Huffman stream s of block b, after B1 (one thread), with e.huffman
+// or a copy of it at `table`. The error of a bad stream is the block's, at
+// the literals stage: it comes before anything B1 found in the sequences
+// section.
+ZARRGPU_HD_INLINE void decode_literals_stream(const BlockEntropy& e, const HuffmanEntry* table, const uint8_t* chunk,
+                                              BlockRecord& b, uint32_t s, uint8_t* literals_scratch) {
+  if (s >= e.streams.count) return;
+  const HuffmanStreams& st = e.streams;
+  if (!decode_huffman_stream(table, e.huffman_log, chunk + e.streams_src + st.offset[s], st.size[s],
+                             literals_scratch + b.literals_offset + s * st.segment, st.symbols[s])) {
+    // Every failing stream of the block writes the same values.
+    b.status = Status::corrupt_literals;
+    b.stage = SectionStage::literals_data;
+    b.sequence_count = 0;
+    b.bitstream_exact = false;
+  }
+}
+
+// B3: block b's sequences to triples[b.triples_offset, + min(count,
+// b.triples_capacity)), after B2 (one thread).
+ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const uint8_t* chunk, BlockRecord& b,
+                                              SequenceTriple* triples) {
+  if (b.status != Status::ok || b.sequence_count == 0) return;
+  const uint32_t count = b.sequence_count;
+  SequenceDecoder dec;
+  dec.init(e, chunk + e.sequences_src, e.sequences_size);  // B1 checked that it starts
+  // Past triples_capacity phase C fails before it reads them (triples_bound()).
+  const uint32_t n = count < b.triples_capacity ? count : b.triples_capacity;
+  SequenceTriple* out = triples + b.triples_offset;
+  for (uint32_t i = 0; i < n; ++i) {
+    SequenceTriple t;
+    dec.next(e, i + 1 == count, &t.offset, &t.match_length, &t.literals_length);
+    out[i] = t;
+  }
+  b.bitstream_exact = n == count && dec.br.remaining_bits() == 0;
+}
+
+// Phase B of one block, its three steps in a row (the host's order; the
+// GPU runs each step over all blocks of a wave).
+template <class G>
+ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, BlockEntropy& e, const uint8_t* chunk,
+                                      const BlockRecord* blocks, BlockRecord& b, uint32_t block_size_max,
+                                      uint8_t* literals_scratch, SequenceTriple* triples) {
+  prepare_block_sections(g, ws, chunk, blocks, b, block_size_max, e);
+  for (uint32_t s = g.rank(); s < 4; s += G::kSize) decode_literals_stream(e, e.huffman, chunk, b, s, literals_scratch);
+  g.sync();
+  if (g.rank() == 0) decode_block_sequences(e, chunk, b, triples);
   g.sync();
 }
 

@@ -128,30 +128,48 @@ ZARRGPU_HD_INLINE size_t read_huffman_table(const uint8_t* src, size_t size, Huf
 }
 
 // Decodes one Huffman stream (§4.2.2) of exactly `count` symbols; the stream
-// must be consumed to its last bit.
+// must be consumed to its last bit. Symbols are stored four at a time as
+// one 32-bit word once dst is aligned: on the GPU a lane per stream writes
+// to its own place, and byte stores would cost a memory transaction each.
 ZARRGPU_HD_INLINE bool decode_huffman_stream(const HuffmanEntry* table, uint32_t log, const uint8_t* src,
                                              size_t size, uint8_t* dst, size_t count) {
   BackwardBitReader br;
   if (!br.init(src, size)) return false;
+  auto one = [&]() {
+    const HuffmanEntry e = table[br.peek(log)];
+    br.skip(e.nb_bits);
+    return e.symbol;
+  };
   size_t i = 0;
+  // Bytes up to dst's first 4-byte boundary (none on the host). The bits
+  // read are the same whatever the grouping; an overflow only shows in the
+  // end check, since remaining_bits() never grows.
+#if defined(__CUDA_ARCH__)
+  const size_t head = (4 - (reinterpret_cast<uintptr_t>(dst) & 3u)) & 3u;
+#else
+  constexpr size_t head = 0;
+#endif
+  for (; i < head && i < count; ++i) {
+    br.reload();
+    dst[i] = one();
+  }
   // After a reload 57 bits are available: four symbols of at most 11 bits.
   for (; i + 4 <= count; i += 4) {
     br.reload();
-#if defined(__CUDACC__)
-#pragma unroll
+    uint32_t word = one();
+    word |= static_cast<uint32_t>(one()) << 8;
+    word |= static_cast<uint32_t>(one()) << 16;
+    word |= static_cast<uint32_t>(one()) << 24;
+#if defined(__CUDA_ARCH__)
+    *reinterpret_cast<uint32_t*>(dst + i) = word;
+#else
+    std::memcpy(dst + i, &word, 4);  // little-endian hosts only (x86-64, aarch64)
 #endif
-    for (int k = 0; k < 4; ++k) {
-      const HuffmanEntry e = table[br.peek(log)];
-      br.skip(e.nb_bits);
-      dst[i + k] = e.symbol;
-    }
     if (br.remaining_bits() < 0) return false;
   }
   for (; i < count; ++i) {
     br.reload();
-    const HuffmanEntry e = table[br.peek(log)];
-    br.skip(e.nb_bits);
-    dst[i] = e.symbol;
+    dst[i] = one();
   }
   return br.remaining_bits() == 0;
 }

@@ -71,31 +71,62 @@ struct Literals {
   bool in_output;         // Huffman literals decoded into the output buffer's tail
 };
 
+// Where the 1 or 4 Huffman streams of a literals section are (§3.1.1.3.1.6)
+// and how many symbols each decodes: streams at [offset, + size) from the
+// start of the streams (past the tree description), symbols to
+// dst + s * segment.
+struct HuffmanStreams {
+  uint32_t count;  // 1 or 4
+  uint32_t segment;
+  uint32_t offset[4];
+  uint32_t size[4];
+  uint32_t symbols[4];
+};
+
+// Reads the Jump_Table of 4-stream literals. False when it is corrupt.
+ZARRGPU_HD_INLINE bool locate_huffman_streams(const LiteralsHeader& h, const uint8_t* p, size_t remaining,
+                                              HuffmanStreams* s) {
+  if (h.streams == 1) {
+    s->count = 1;
+    s->segment = 0;
+    s->offset[0] = 0;
+    s->size[0] = static_cast<uint32_t>(remaining);
+    s->symbols[0] = h.regenerated_size;
+    return true;
+  }
+  // Jump_Table: sizes of streams 1-3; stream 4 takes the rest.
+  if (remaining < 6) return false;
+  const size_t s1 = load_le16(p), s2 = load_le16(p + 2), s3 = load_le16(p + 4);
+  if (s1 + s2 + s3 > remaining - 6) return false;
+  const size_t segment = (static_cast<size_t>(h.regenerated_size) + 3) / 4;
+  if (3 * segment > h.regenerated_size) return false;
+  s->count = 4;
+  s->segment = static_cast<uint32_t>(segment);
+  const size_t sizes[4] = {s1, s2, s3, remaining - 6 - s1 - s2 - s3};
+  size_t offset = 6;
+  for (uint32_t k = 0; k < 4; ++k) {
+    s->offset[k] = static_cast<uint32_t>(offset);
+    s->size[k] = static_cast<uint32_t>(sizes[k]);
+    s->symbols[k] = static_cast<uint32_t>(k < 3 ? segment : h.regenerated_size - 3 * segment);
+    offset += sizes[k];
+  }
+  return true;
+}
+
 // Decodes the Huffman streams of a literals section (§3.1.1.3.1.6) with the
 // table in ws: `p` points past the tree description (or at the streams of
 // treeless literals), `remaining` bytes of streams; h.regenerated_size bytes
-// go to dst.
+// go to dst. A rank per stream.
 template <class G>
 ZARRGPU_HD Status decode_huffman_literals(G g, Workspace& ws, const LiteralsHeader& h, const uint8_t* p,
                                           size_t remaining, uint8_t* dst) {
-  const uint32_t log = ws.huffman_log;
+  HuffmanStreams s;
+  if (!locate_huffman_streams(h, p, remaining, &s)) return Status::corrupt_literals;
   bool ok = true;
-  if (h.streams == 1) {
-    if (g.rank() == 0) ok = decode_huffman_stream(ws.huffman, log, p, remaining, dst, h.regenerated_size);
-  } else {
-    // §3.1.1.3.1.6 Jump_Table: sizes of streams 1-3; stream 4 takes the rest.
-    if (remaining < 6) return Status::corrupt_literals;
-    const size_t s1 = load_le16(p), s2 = load_le16(p + 2), s3 = load_le16(p + 4);
-    if (s1 + s2 + s3 > remaining - 6) return Status::corrupt_literals;
-    const size_t s4 = remaining - 6 - s1 - s2 - s3;
-    const size_t segment = (static_cast<size_t>(h.regenerated_size) + 3) / 4;
-    if (3 * segment > h.regenerated_size) return Status::corrupt_literals;
-    for (uint32_t s = g.rank(); s < 4; s += G::kSize) {
-      const size_t offset = 6 + (s > 0 ? s1 : 0) + (s > 1 ? s2 : 0) + (s > 2 ? s3 : 0);
-      const size_t len = s == 0 ? s1 : s == 1 ? s2 : s == 2 ? s3 : s4;
-      const size_t count = s < 3 ? segment : h.regenerated_size - 3 * segment;
-      ok = decode_huffman_stream(ws.huffman, log, p + offset, len, dst + s * segment, count) && ok;
-    }
+  for (uint32_t k = g.rank(); k < s.count; k += G::kSize) {
+    ok = decode_huffman_stream(ws.huffman, ws.huffman_log, p + s.offset[k], s.size[k], dst + k * s.segment,
+                               s.symbols[k]) &&
+         ok;
   }
   return g.any(!ok) ? Status::corrupt_literals : Status::ok;
 }

@@ -118,11 +118,14 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
 }
 
 // State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.
+// Tables: a Workspace, or phase B's BlockEntropy (block_sections.hpp): the
+// three tables and fse_log[], by the same names.
 struct SequenceDecoder {
   BackwardBitReader br;
   uint32_t state[3];  // indexed by SequenceCode
 
-  ZARRGPU_HD_INLINE bool init(const Workspace& ws, const uint8_t* src, size_t size) {
+  template <class Tables>
+  ZARRGPU_HD_INLINE bool init(const Tables& ws, const uint8_t* src, size_t size) {
     if (!br.init(src, size)) return false;
     // Initial states: literals lengths, offsets, match lengths.
     state[0] = static_cast<uint32_t>(br.read(ws.fse_log[0]));
@@ -135,7 +138,8 @@ struct SequenceDecoder {
   // Decodes the raw values of one sequence: Offset_Value (before repeat
   // resolution), match length and literals length; updates the states unless
   // it is the last sequence.
-  ZARRGPU_HD_INLINE void next(const Workspace& ws, bool last, uint32_t* offset_value, uint32_t* match_length,
+  template <class Tables>
+  ZARRGPU_HD_INLINE void next(const Tables& ws, bool last, uint32_t* offset_value, uint32_t* match_length,
                               uint32_t* literals_length) {
     const FseEntry ll = ws.literals_length[state[0]];
     const FseEntry of = ws.offset[state[1]];

@@ -1,9 +1,10 @@
 // Per-item logic of the block-parallel decoder (CUB's "agent"): the phases
 // of decoder/frame_walk.hpp .. block_execution.hpp, each on the unit it is
 // parallel over — a chunk (walk, C2 placement, C4 verdict: one thread), a
-// block (sections with C1, C3 resolution, D1 literals, D2 matches: one warp), a chunk
-// (checksums: one warp). Scratch is carved per chunk of the current wave
-// from the caller's temp.
+// block (B1 tables, C1, C3 resolution, D1 literals, D2 matches: one warp),
+// a Huffman stream (B2: one thread), a block's sequence bitstream (B3: one
+// thread), a chunk (checksums: one warp). Scratch is carved per chunk of
+// the current wave from the caller's temp.
 #pragma once
 
 #include "codec/bytes_to_bytes/zstd/decoder/block_execution.hpp"
@@ -30,6 +31,9 @@ struct BlockParallelParams {
   uint8_t* literals;            // [wave_chunks * max_chunk_bytes]
   SequenceTriple* triples;      // [wave_chunks * (max_chunk_bytes / 3)]
   uint32_t* granules;           // [wave_chunks * granule_entries(max_chunk_bytes, max_blocks)]: D1's index
+  BlockEntropy* entropy;        // [wave_chunks * max_blocks]: B1's tables for B2 and B3, by block slot
+  uint32_t* items;              // [wave_chunks * max_blocks]: slots of the wave's compressed blocks
+  uint32_t* item_count;         // how many; zeroed before the walk, which lists them
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
@@ -57,13 +61,22 @@ struct AgentBlockParallel {
       return;
     }
     const uint64_t cap = capacity < bp.max_chunk_bytes ? capacity : bp.max_chunk_bytes;
-    walk_chunk(in, in_size, chunk_limits(cap, bp.max_frames, bp.max_blocks), &plan, bp.chunk_frames(c),
-               bp.chunk_blocks(c));
+    BlockRecord* blocks = bp.chunk_blocks(c);
+    walk_chunk(in, in_size, chunk_limits(cap, bp.max_frames, bp.max_blocks), &plan, bp.chunk_frames(c), blocks);
     if (plan.block_count < bp.min_blocks) plan.block_parallel = false;
+    if (!plan.block_parallel) return;
+    // List the compressed blocks, this chunk's together: B2 and B3 run a
+    // thread per listed block, so no lane waits on an empty slot.
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < plan.block_count; ++k) n += blocks[k].type == BlockType::compressed;
+    uint32_t at = n == 0 ? 0 : atomicAdd(bp.item_count, n);
+    for (uint32_t k = 0; k < plan.block_count; ++k) {
+      if (blocks[k].type == BlockType::compressed) bp.items[at++] = static_cast<uint32_t>(c * bp.max_blocks + k);
+    }
   }
 
-  // Phase B and C1, one warp per block slot; slots past the chunk's blocks leave.
-  __device__ __forceinline__ void sections(Workspace& ws, size_t c, uint32_t k) {
+  // B1, one warp per block slot; slots past the chunk's blocks leave.
+  __device__ __forceinline__ void tables(Workspace& ws, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.block_count) return;
     BlockRecord* blocks = bp.chunk_blocks(c);
@@ -73,9 +86,34 @@ struct AgentBlockParallel {
     if (g.rank() == 0) reset_workspace(ws);
     g.sync();
     const auto* in = static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]);
-    decode_block_sections(g, ws, in, blocks, b, bp.chunk_frames(c)[b.frame].block_size_max, bp.chunk_literals(c),
-                          bp.chunk_triples(c));
-    summarize_block(g, ws, b, bp.chunk_triples(c));
+    prepare_block_sections(g, ws, in, blocks, b, bp.chunk_frames(c)[b.frame].block_size_max,
+                           bp.entropy[c * bp.max_blocks + k]);
+  }
+
+  // B2, one thread per Huffman stream s of listed block `item`, with the
+  // block's table at `table` (shared memory).
+  __device__ __forceinline__ void literals_stream(uint32_t item, uint32_t s, const HuffmanEntry* table) {
+    const uint32_t slot = bp.items[item];
+    const size_t c = slot / bp.max_blocks;
+    decode_literals_stream(bp.entropy[slot], table, static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
+                           bp.blocks[slot], s, bp.chunk_literals(c));
+  }
+
+  // B3, one thread per listed block.
+  __device__ __forceinline__ void sequences(uint32_t item) {
+    const uint32_t slot = bp.items[item];
+    const size_t c = slot / bp.max_blocks;
+    decode_block_sequences(bp.entropy[slot], static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
+                           bp.blocks[slot], bp.chunk_triples(c));
+  }
+
+  // C1, one warp per block slot.
+  __device__ __forceinline__ void summarize(Workspace& ws, size_t c, uint32_t k) {
+    const ChunkPlan& plan = bp.plans[c];
+    if (!plan.block_parallel || k >= plan.block_count) return;
+    BlockRecord& b = bp.chunk_blocks(c)[k];
+    if (b.type != BlockType::compressed) return;
+    summarize_block(WarpGroup{}, ws, b, bp.chunk_triples(c));
   }
 
   // C2, one thread per chunk.

@@ -3,7 +3,9 @@
 //
 // Two paths. One warp per chunk (kernel_decompress.cuh), the default. Block
 // parallel (kernel_block_parallel.cuh), when asked: per wave of chunks, walk
-// (thread per chunk) -> sections and C1 (warp per block) -> C2 placement
+// (thread per chunk, listing the compressed blocks) -> B1 tables (warp per
+// block) -> B2 Huffman streams (thread per stream) -> B3 sequences (thread
+// per block) -> C1 summaries (warp per block) -> C2 placement
 // (thread per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
 // per chunk) -> D1 literals (warp per block) -> D2a match bytes read from
 // earlier blocks, through their sequences (8 warps per block) -> D2b the
@@ -48,14 +50,19 @@ struct WaveLayout {
   uint64_t triples(uint64_t chunks) const { return align_up(chunks * (max_chunk_bytes / 3) * sizeof(SequenceTriple)); }
   uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes, max_blocks); }
   uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(uint32_t)); }
+  uint64_t entropy(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockEntropy)); }
+  uint64_t items(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(uint32_t)); }
+  static constexpr uint64_t kCounterBytes = 256;
   uint64_t bytes(uint64_t chunks) const {
-    return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks);
+    return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks) +
+           entropy(chunks) + items(chunks) + kCounterBytes;
   }
   // Chunks per wave in temp_bytes of scratch (0: not even one fits).
   uint64_t wave_chunks(uint64_t temp_bytes, uint64_t num_chunks) const {
     const uint64_t per_chunk = bytes(1);
     uint64_t w = temp_bytes / per_chunk;
     if (w > num_chunks) w = num_chunks;
+    if (w > 0xFFFFFFFFull / max_blocks) w = 0xFFFFFFFFull / max_blocks;  // block slots are 32-bit
     while (w > 0 && bytes(w) > temp_bytes) --w;  // alignment padding
     return w;
   }
@@ -158,20 +165,31 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   }
 
   // Block parallel, one wave of chunks after the other on the stream.
-  auto* base = static_cast<uint8_t*>(d_temp);
   BlockParallelParams bp{};
   bp.max_chunk_bytes = layout.max_chunk_bytes;
   bp.max_frames = layout.max_frames;
   bp.max_blocks = layout.max_blocks;
-  bp.min_blocks = BpPolicy::kMinBlocks;
-  bp.plans = reinterpret_cast<ChunkPlan*>(base);
-  bp.frames = reinterpret_cast<FrameRecord*>(base + layout.plans(wave));
-  bp.blocks = reinterpret_cast<BlockRecord*>(base + layout.plans(wave) + layout.frames(wave));
-  bp.literals = base + layout.plans(wave) + layout.frames(wave) + layout.blocks(wave);
-  bp.triples = reinterpret_cast<SequenceTriple*>(base + layout.plans(wave) + layout.frames(wave) +
-                                                 layout.blocks(wave) + layout.literals(wave));
-  bp.granules = reinterpret_cast<uint32_t*>(base + layout.plans(wave) + layout.frames(wave) + layout.blocks(wave) +
-                                            layout.literals(wave) + layout.triples(wave));
+  // Asked for by name (or the environment), every chunk goes block
+  // parallel, one-block chunks too; the automatic choice leaves those to
+  // the one-warp kernel.
+  bp.min_blocks = options.strategy == Strategy::block_parallel || block_parallel_requested_by_environment()
+                      ? 1u
+                      : BpPolicy::kMinBlocks;
+  auto* at = static_cast<uint8_t*>(d_temp);
+  auto carve = [&at](uint64_t bytes) {
+    uint8_t* p = at;
+    at += bytes;
+    return p;
+  };
+  bp.plans = reinterpret_cast<ChunkPlan*>(carve(layout.plans(wave)));
+  bp.frames = reinterpret_cast<FrameRecord*>(carve(layout.frames(wave)));
+  bp.blocks = reinterpret_cast<BlockRecord*>(carve(layout.blocks(wave)));
+  bp.literals = carve(layout.literals(wave));
+  bp.triples = reinterpret_cast<SequenceTriple*>(carve(layout.triples(wave)));
+  bp.granules = reinterpret_cast<uint32_t*>(carve(layout.granules(wave)));
+  bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
+  bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+  bp.item_count = reinterpret_cast<uint32_t*>(carve(WaveLayout::kCounterBytes));
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
@@ -179,8 +197,13 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     bp.wave_chunks = n;
     bp.p = params;
     const uint64_t slots = uint64_t{n} * bp.max_blocks;
-    Result r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
-    if (r == kSuccess) r = launch_bp(sections_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+    Result r = static_cast<Result>(cudaMemsetAsync(bp.item_count, 0, sizeof(uint32_t), s));
+    if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
+    if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+    if (r == kSuccess) r = launch_bp(literals_streams_kernel<BpPolicy>, slots, BpPolicy::kStreamBlocks, 32, bp, s);
+    const uint32_t seq = BpPolicy::kSequenceThreads;
+    if (r == kSuccess) r = launch_bp(sequences_kernel<BpPolicy>, slots, seq, seq, bp, s);
+    if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);

@@ -30,9 +30,49 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) walk_kernel(BlockParalle
   run_per_chunk<Policy, &AgentBlockParallel::walk>(bp);
 }
 
+// B1: a warp per block slot, building tables in a shared Workspace.
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) sections_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, Workspace, &AgentBlockParallel::sections>(bp);
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) tables_kernel(BlockParallelParams bp) {
+  run_per_block_slot<Policy, Workspace, &AgentBlockParallel::tables>(bp);
+}
+
+// B2: a warp per kStreamBlocks listed blocks, a lane per Huffman stream
+// (4 per block). The blocks' tables are copied to shared memory first:
+// each lane then looks up its own table at shared-memory latency.
+template <class Policy>
+__global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParams bp) {
+  constexpr uint32_t kBlocks = Policy::kStreamBlocks;
+  static_assert(kBlocks * 4 == 32, "a lane per stream, four streams per block");
+  __shared__ __align__(16) HuffmanEntry table[kBlocks][1u << kHuffmanLogMax];
+  const uint32_t count = *bp.item_count;
+  const uint32_t first = blockIdx.x * kBlocks;
+  if (first >= count) return;
+  const uint32_t lane = threadIdx.x;
+  const uint32_t n = count - first < kBlocks ? count - first : kBlocks;
+  for (uint32_t j = 0; j < n; ++j) {
+    const BlockEntropy& e = bp.entropy[bp.items[first + j]];
+    if (e.streams.count == 0) continue;
+    const uint32_t words = ((1u << e.huffman_log) * sizeof(HuffmanEntry) + 3) / 4;
+    const auto* src = reinterpret_cast<const uint32_t*>(e.huffman);
+    auto* dst = reinterpret_cast<uint32_t*>(table[j]);
+    for (uint32_t w = lane; w < words; w += 32) dst[w] = src[w];
+  }
+  __syncwarp();
+  const uint32_t j = lane / 4;
+  if (j < n) AgentBlockParallel{bp}.literals_stream(first + j, lane % 4, table[j]);
+}
+
+// B3: a thread per listed block, its tables read through L1.
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kSequenceThreads) sequences_kernel(BlockParallelParams bp) {
+  const uint32_t item = blockIdx.x * Policy::kSequenceThreads + threadIdx.x;
+  if (item < *bp.item_count) AgentBlockParallel{bp}.sequences(item);
+}
+
+// C1: a warp per block slot.
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) summarize_kernel(BlockParallelParams bp) {
+  run_per_block_slot<Policy, Workspace, &AgentBlockParallel::summarize>(bp);
 }
 
 template <class Policy>

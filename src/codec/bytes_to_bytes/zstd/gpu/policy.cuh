@@ -23,6 +23,11 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // Phase D kernels hold a SequenceBatch (640 bytes) per warp, not a
   // Workspace: registers bound them; ask for 8 blocks (32 warps) per SM.
   static constexpr int kCopyMinBlocksPerSm = 8;
+  // B2: blocks per warp (a lane per Huffman stream, 4 per block); their
+  // tables take 8 x 4 KiB of shared memory.
+  static constexpr uint32_t kStreamBlocks = 8;
+  // B3: threads per thread block, one per block's sequences.
+  static constexpr uint32_t kSequenceThreads = 128;
   // Phase D2a: warps sharing one block's cross-block bytes.
   static constexpr int kCrossWarps = 8;
   // Records per chunk: frames, and blocks of >= 16 KiB on average (libzstd
