@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Where the GPU Zstd decoder's time goes, with Nsight Compute (ncu) on the
 # GPU machine, after bench/gpu/zstd.sh built the bench (build-zstd-gpu):
-#   1. per-kernel durations of the block-parallel path on one configuration
-#      (PROFILE_LEVEL, PROFILE_CHUNK_KIB): which phase bounds it, and the
-#      warp state of its entropy-decoding kernel (sections_kernel);
+#   1. per-kernel durations of the block-parallel path (PROFILE_LEVEL,
+#      PROFILE_CHUNK_KIB: a comma-separated list, PROFILE_GIB of data):
+#      which phase bounds it, and the warp state of one kernel
+#      (PROFILE_STATE_KERNEL, default sequences_kernel, at the first size);
 #   2. the one-warp kernel on 64 KiB chunks: occupancy, warp stall reasons
 #      (PROFILE_ONE_WARP=0 skips it).
 # Writes $OUT/zstd_profile.txt (or bench/results/). Clocks are left alone
@@ -19,20 +20,25 @@ bench=$(find build-zstd-gpu -type f -name zstd_gpu_bench -perm -u+x | head -1)
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [ -n "$ncu_bin" ] || { echo "no ncu"; exit 1; }
 level=${PROFILE_LEVEL:-3}
-kib=${PROFILE_CHUNK_KIB:-4096}
+sizes=${PROFILE_CHUNK_KIB:-4096}
+gib=${PROFILE_GIB:-0.25}
+state_kernel=${PROFILE_STATE_KERNEL:-sequences_kernel}
 report=$out/zstd_profile.txt
 {
-  echo "# block-parallel kernels, level $level, $kib KiB chunks, 0.25 GiB ($(date -u +%F))"
-  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
-    -k 'regex:(walk|sections|place|resolve|verdict|literals|cross|execute|finish)_kernel' \
-    "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
-    --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu.csv" 2>/dev/null
-  python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu.csv"
-  echo
-  echo "# block-parallel sections_kernel (entropy decoding), level $level, $kib KiB chunks: warp state"
-  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:sections_kernel' -c 1 \
-    --section Occupancy --section WarpStateStats --section LaunchStats \
-    "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
+  for kib in ${sizes//,/ }; do
+    echo "# block-parallel kernels, level $level, $kib KiB chunks, $gib GiB ($(date -u +%F))"
+    timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
+      -k 'regex:(walk|tables|literals_streams|sequences|summarize|place|resolve|verdict|literals|cross|execute|finish)_kernel' \
+      "$bench" --gib "$gib" --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
+      --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu_$kib.csv" 2>/dev/null
+    python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu_$kib.csv"
+    echo
+  done
+  kib=${sizes%%,*}
+  echo "# block-parallel $state_kernel, level $level, $kib KiB chunks: warp state"
+  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$state_kernel" -c 1 \
+    --section Occupancy --section WarpStateStats --section LaunchStats --section MemoryWorkloadAnalysis \
+    "$bench" --gib "$gib" --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
     --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
   if [ "${PROFILE_ONE_WARP:-1}" != 0 ]; then
     echo

@@ -263,11 +263,13 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     if (a.status == Status::ok && a.sequence_count != 0) {
       ASSERT_EQ(many->sequences_src, one->sequences_src) << at;
       ASSERT_EQ(many->sequences_size, one->sequences_size) << at;
-      const FseEntry* t1[3] = {one->literals_length, one->offset, one->match_length};
-      const FseEntry* tn[3] = {many->literals_length, many->offset, many->match_length};
+      const SequenceTables& s1 = one->sequences;
+      const SequenceTables& sn = many->sequences;
+      const FseEntry* t1[3] = {s1.literals_length, s1.offset, s1.match_length};
+      const FseEntry* tn[3] = {sn.literals_length, sn.offset, sn.match_length};
       for (uint32_t c = 0; c < 3; ++c) {
-        ASSERT_EQ(many->fse_log[c], one->fse_log[c]) << at;
-        ASSERT_EQ(0, std::memcmp(tn[c], t1[c], (size_t{1} << one->fse_log[c]) * sizeof(FseEntry))) << at << " code " << c;
+        ASSERT_EQ(sn.fse_log[c], s1.fse_log[c]) << at;
+        ASSERT_EQ(0, std::memcmp(tn[c], t1[c], (size_t{1} << s1.fse_log[c]) * sizeof(FseEntry))) << at << " code " << c;
       }
     }
     // B2 and B3 from each.
@@ -277,8 +279,8 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
       decode_literals_stream(*one, one->huffman, in.data(), a, s, lit_a.data());
       decode_literals_stream(*many, many->huffman, in.data(), b, s, lit_b.data());
     }
-    decode_block_sequences(*one, in.data(), a, tri_a.data());
-    decode_block_sequences(*many, in.data(), b, tri_b.data());
+    decode_block_sequences(*one, one->sequences, in.data(), a, tri_a.data());
+    decode_block_sequences(*many, many->sequences, in.data(), b, tri_b.data());
     ASSERT_EQ(b.status, a.status) << at;
     ASSERT_EQ(b.bitstream_exact, a.bitstream_exact) << at;
     ASSERT_EQ(lit_b, lit_a) << at;

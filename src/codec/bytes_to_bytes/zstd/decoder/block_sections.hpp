@@ -91,25 +91,39 @@ ZARRGPU_HD_INLINE Status read_sequences_header_from(Workspace& ws, const uint8_t
   });
 }
 
+// The three FSE tables of a block's sequences (§3.1.1.3.2.2), named as in
+// Workspace, so that SequenceDecoder reads either.
+struct SequenceTables {
+  uint32_t fse_log[3];  // indexed by SequenceCode
+  FseEntry literals_length[1u << kLiteralsLengthLogMax];
+  FseEntry match_length[1u << kMatchLengthLogMax];
+  FseEntry offset[1u << kOffsetLogMax];
+};
+
 // What B1 hands to B2 and B3 for one compressed block: its tables and where
-// its bitstreams are (offsets in the chunk's input). Members named as in
-// Workspace, so SequenceDecoder reads either.
+// its bitstreams are (offsets in the chunk's input).
 struct BlockEntropy {
   HuffmanStreams streams;     // count 0: no Huffman streams to decode
   uint64_t streams_src;       // start of the streams (offsets in `streams` count from here)
   uint64_t sequences_src;     // the sequence bitstream (when the block has sequences)
   uint32_t sequences_size;
   uint32_t huffman_log;
-  uint32_t fse_log[3];
   alignas(16) HuffmanEntry huffman[1u << kHuffmanLogMax];
-  FseEntry literals_length[1u << kLiteralsLengthLogMax];
-  FseEntry match_length[1u << kMatchLengthLogMax];
-  FseEntry offset[1u << kOffsetLogMax];
+  SequenceTables sequences;
 };
 
 template <class G, class T>
 ZARRGPU_HD_INLINE void group_copy(G g, T* dst, const T* src, uint32_t n) {
   for (uint32_t i = g.rank(); i < n; i += G::kSize) dst[i] = src[i];
+}
+
+// The used entries of three FSE tables (from a Workspace or SequenceTables,
+// fse_log[] set), by a group; dst.fse_log is left to the caller.
+template <class G, class Tables>
+ZARRGPU_HD_INLINE void copy_sequence_tables(G g, SequenceTables& dst, const Tables& src) {
+  group_copy(g, dst.literals_length, src.literals_length, 1u << src.fse_log[0]);
+  group_copy(g, dst.offset, src.offset, 1u << src.fse_log[1]);
+  group_copy(g, dst.match_length, src.match_length, 1u << src.fse_log[2]);
 }
 
 // B1 for compressed block b of a chunk (chunk = the chunk's input). Writes
@@ -220,7 +234,7 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
       } else {
         e.sequences_src = static_cast<uint64_t>(seq_src + sh.header_size - chunk);
         e.sequences_size = static_cast<uint32_t>(seq_size - sh.header_size);
-        for (uint32_t c = 0; c < 3; ++c) e.fse_log[c] = ws.fse_log[c];
+        for (uint32_t c = 0; c < 3; ++c) e.sequences.fse_log[c] = ws.fse_log[c];
       }
     }
   }
@@ -229,9 +243,7 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
   const uint32_t count = g.broadcast(sh.count);
   if (count != 0) {
     g.sync();
-    group_copy(g, e.literals_length, ws.literals_length, 1u << ws.fse_log[0]);
-    group_copy(g, e.offset, ws.offset, 1u << ws.fse_log[1]);
-    group_copy(g, e.match_length, ws.match_length, 1u << ws.fse_log[2]);
+    copy_sequence_tables(g, e.sequences, ws);
   }
   g.sync();
 }
@@ -254,20 +266,30 @@ ZARRGPU_HD_INLINE void decode_literals_stream(const BlockEntropy& e, const Huffm
   }
 }
 
+// Whether B3 decodes block b's sequences (B1 set up their tables).
+ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) {
+  return b.status == Status::ok && b.sequence_count != 0;
+}
+
 // B3: block b's sequences to triples[b.triples_offset, + min(count,
-// b.triples_capacity)), after B2 (one thread).
-ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const uint8_t* chunk, BlockRecord& b,
-                                              SequenceTriple* triples) {
-  if (b.status != Status::ok || b.sequence_count == 0) return;
+// b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
+// of them at `tables`.
+ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const SequenceTables& tables,
+                                              const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples) {
+  if (!has_sequences_to_decode(b)) return;
   const uint32_t count = b.sequence_count;
   SequenceDecoder dec;
-  dec.init(e, chunk + e.sequences_src, e.sequences_size);  // B1 checked that it starts
+  if (!dec.init(tables, chunk + e.sequences_src, e.sequences_size)) {  // B1 checked that it starts
+    b.status = Status::corrupt_sequences;
+    b.stage = SectionStage::sequences;
+    return;
+  }
   // Past triples_capacity phase C fails before it reads them (triples_bound()).
   const uint32_t n = count < b.triples_capacity ? count : b.triples_capacity;
   SequenceTriple* out = triples + b.triples_offset;
   for (uint32_t i = 0; i < n; ++i) {
     SequenceTriple t;
-    dec.next(e, i + 1 == count, &t.offset, &t.match_length, &t.literals_length);
+    dec.next(tables, i + 1 == count, &t.offset, &t.match_length, &t.literals_length);
     out[i] = t;
   }
   b.bitstream_exact = n == count && dec.br.remaining_bits() == 0;
@@ -282,7 +304,7 @@ ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, BlockEntropy& e, const
   prepare_block_sections(g, ws, chunk, blocks, b, block_size_max, e);
   for (uint32_t s = g.rank(); s < 4; s += G::kSize) decode_literals_stream(e, e.huffman, chunk, b, s, literals_scratch);
   g.sync();
-  if (g.rank() == 0) decode_block_sequences(e, chunk, b, triples);
+  if (g.rank() == 0) decode_block_sequences(e, e.sequences, chunk, b, triples);
   g.sync();
 }
 

@@ -71,7 +71,8 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   }
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
-    decode_block_sequences(entropy[&b - blocks.data()], in, b, triples.data());
+    const BlockEntropy& e = entropy[&b - blocks.data()];
+    decode_block_sequences(e, e.sequences, in, b, triples.data());
     summarize_block(SerialGroup{}, *ws, b, triples.data());
   }
   // C2 (scan over the chunk's blocks), C3 (every compressed block on its

@@ -99,11 +99,12 @@ struct AgentBlockParallel {
                            bp.blocks[slot], s, bp.chunk_literals(c));
   }
 
-  // B3, one thread per listed block.
-  __device__ __forceinline__ void sequences(uint32_t item) {
+  // B3, one thread per listed block, with the block's tables at `tables`
+  // (shared memory).
+  __device__ __forceinline__ void sequences(uint32_t item, const SequenceTables& tables) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
-    decode_block_sequences(bp.entropy[slot], static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
+    decode_block_sequences(bp.entropy[slot], tables, static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
                            bp.blocks[slot], bp.chunk_triples(c));
   }
 

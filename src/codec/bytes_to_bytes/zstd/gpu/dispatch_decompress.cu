@@ -201,7 +201,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(literals_streams_kernel<BpPolicy>, slots, BpPolicy::kStreamBlocks, 32, bp, s);
-    const uint32_t seq = BpPolicy::kSequenceThreads;
+    const uint32_t seq = BpPolicy::kSequenceBlocks;
     if (r == kSuccess) r = launch_bp(sequences_kernel<BpPolicy>, slots, seq, seq, bp, s);
     if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, walk, walk, bp, s);

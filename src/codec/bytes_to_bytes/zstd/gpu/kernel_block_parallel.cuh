@@ -57,16 +57,32 @@ __global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParam
     auto* dst = reinterpret_cast<uint32_t*>(table[j]);
     for (uint32_t w = lane; w < words; w += 32) dst[w] = src[w];
   }
-  __syncwarp();
+  __syncthreads();
   const uint32_t j = lane / 4;
   if (j < n) AgentBlockParallel{bp}.literals_stream(first + j, lane % 4, table[j]);
 }
 
-// B3: a thread per listed block, its tables read through L1.
+// B3: a thread per listed block, kSequenceBlocks of them per thread block,
+// with their FSE tables copied to shared memory first (from global memory
+// every lookup of the serial chain risked an L1 miss).
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kSequenceThreads) sequences_kernel(BlockParallelParams bp) {
-  const uint32_t item = blockIdx.x * Policy::kSequenceThreads + threadIdx.x;
-  if (item < *bp.item_count) AgentBlockParallel{bp}.sequences(item);
+__global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(BlockParallelParams bp) {
+  constexpr uint32_t kBlocks = Policy::kSequenceBlocks;
+  __shared__ __align__(16) SequenceTables tables[kBlocks];
+  const uint32_t count = *bp.item_count;
+  const uint32_t first = blockIdx.x * kBlocks;
+  if (first >= count) return;
+  const uint32_t lane = threadIdx.x;
+  const uint32_t n = count - first < kBlocks ? count - first : kBlocks;
+  for (uint32_t j = 0; j < n; ++j) {
+    const uint32_t slot = bp.items[first + j];
+    if (!has_sequences_to_decode(bp.blocks[slot])) continue;  // fse_log[] unset
+    const SequenceTables& src = bp.entropy[slot].sequences;
+    if (lane < 3) tables[j].fse_log[lane] = src.fse_log[lane];
+    copy_sequence_tables(LaneGroup<kBlocks>{lane}, tables[j], src);
+  }
+  __syncthreads();
+  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane]);
 }
 
 // C1: a warp per block slot.

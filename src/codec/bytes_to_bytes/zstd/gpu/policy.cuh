@@ -26,8 +26,9 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // B2: blocks per warp (a lane per Huffman stream, 4 per block); their
   // tables take 8 x 4 KiB of shared memory.
   static constexpr uint32_t kStreamBlocks = 8;
-  // B3: threads per thread block, one per block's sequences.
-  static constexpr uint32_t kSequenceThreads = 128;
+  // B3: blocks (a lane each) per thread block; their FSE tables take
+  // 8 x 5 KiB of shared memory, 5 thread blocks per SM.
+  static constexpr uint32_t kSequenceBlocks = 8;
   // Phase D2a: warps sharing one block's cross-block bytes.
   static constexpr int kCrossWarps = 8;
   // Records per chunk: frames, and blocks of >= 16 KiB on average (libzstd

@@ -31,4 +31,13 @@ struct WarpGroup {
   }
 };
 
+// The first N lanes of a thread block, for copies shared among them
+// (decoder/block_sections.hpp's group_copy: rank() and kSize only).
+template <uint32_t N>
+struct LaneGroup {
+  static constexpr uint32_t kSize = N;
+  uint32_t lane;
+  __device__ __forceinline__ uint32_t rank() const { return lane; }
+};
+
 }  // namespace zarrgpu::zstd::gpu
