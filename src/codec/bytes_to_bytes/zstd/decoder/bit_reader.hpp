@@ -126,4 +126,82 @@ struct BackwardBitReader {
   }
 };
 
+// The bytes [base, base + size) as aligned little-endian 64-bit words: word
+// j covers bytes [8j - off, 8j - off + 8) of the stream, off = base's
+// distance above the 8-byte boundary below it. Bytes outside the stream
+// read as zero and are never touched.
+struct AlignedWords {
+  const uint8_t* base;
+  int64_t size;
+  int64_t off;
+
+  ZARRGPU_HD_INLINE uint64_t word(int64_t j) const {
+    const int64_t rel = 8 * j - off;  // offset of the word's first byte from base
+    if (rel >= 0 && rel + 8 <= size) {
+#if defined(__CUDA_ARCH__)
+      return *reinterpret_cast<const uint64_t*>(base + rel);  // aligned by construction
+#else
+      uint64_t v;
+      std::memcpy(&v, base + rel, 8);  // little-endian hosts only (x86-64, aarch64)
+      return v;
+#endif
+    }
+    uint64_t v = 0;
+    for (int64_t b = 0; b < 8; ++b) {
+      const int64_t q = rel + b;
+      if (q >= 0 && q < size) v |= static_cast<uint64_t>(base[q]) << (8 * b);
+    }
+    return v;
+  }
+};
+
+// A backward bitstream (§4.1.2) read through a 128-bit window of two
+// aligned words (hi, lo) with the next two words already requested. On the
+// GPU a lane decoding one stream among many would otherwise stall on each
+// reload for a cache miss. Same bits, zeros past the first byte and
+// remaining_bits() as BackwardBitReader.
+struct WindowBitReader {
+  AlignedWords words;
+  int64_t j;          // word holding the next bit
+  uint32_t c;         // window bits above the next bit (0..63)
+  int64_t first_bit;  // bit 0 of the stream's first byte
+  uint64_t hi, lo, pre1, pre2;
+
+  // False when the stream is empty or its last byte has no end marker.
+  ZARRGPU_HD_INLINE bool init(const uint8_t* src, size_t size) {
+    if (size == 0 || src[size - 1] == 0) return false;
+    words = AlignedWords{src, static_cast<int64_t>(size), static_cast<int64_t>(reinterpret_cast<uintptr_t>(src) & 7u)};
+    first_bit = 8 * words.off;
+    // The first bit read is the one below the last byte's end marker (p0 >= -1).
+    const int64_t p0 = 8 * (words.off + static_cast<int64_t>(size) - 1) + highbit32(src[size - 1]) - 1;
+    j = p0 >> 6;
+    c = static_cast<uint32_t>(64 * j + 63 - p0);
+    hi = words.word(j);
+    lo = words.word(j - 1);
+    pre1 = words.word(j - 2);
+    pre2 = words.word(j - 3);
+    return true;
+  }
+  // The next 64 bits, first bit on top.
+  ZARRGPU_HD_INLINE uint64_t window() const { return (hi << c) | ((lo >> 1) >> (63 - c)); }
+  // Consumes n <= 64 bits.
+  ZARRGPU_HD_INLINE void skip(uint32_t n) {
+    c += n;
+    if (c >= 64) {
+      c -= 64;
+      hi = lo;
+      lo = pre1;
+      pre1 = pre2;
+      --j;
+      pre2 = words.word(j - 3);
+    }
+  }
+  ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; }
+};
+
+// n <= 32 bits of w from bit k down (k + n <= 64); 0 when n is 0.
+ZARRGPU_HD_INLINE uint32_t window_bits(uint64_t w, uint32_t k, uint32_t n) {
+  return static_cast<uint32_t>(((w << k) >> (63 - n)) >> 1);
+}
+
 }  // namespace zarrgpu::zstd

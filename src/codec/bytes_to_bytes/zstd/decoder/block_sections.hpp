@@ -273,9 +273,10 @@ ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) {
 
 // B3: block b's sequences to triples[b.triples_offset, + min(count,
 // b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
-// of them at `tables`.
+// of them at `tables` (and length codes looked up in `codes` when given).
 ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const SequenceTables& tables,
-                                              const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples) {
+                                              const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
+                                              const LengthCodeTables* codes = nullptr) {
   if (!has_sequences_to_decode(b)) return;
   const uint32_t count = b.sequence_count;
   SequenceDecoder dec;
@@ -289,7 +290,7 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Seque
   SequenceTriple* out = triples + b.triples_offset;
   for (uint32_t i = 0; i < n; ++i) {
     SequenceTriple t;
-    dec.next(tables, i + 1 == count, &t.offset, &t.match_length, &t.literals_length);
+    dec.next(tables, i + 1 == count, &t.offset, &t.match_length, &t.literals_length, codes);
     out[i] = t;
   }
   b.bitstream_exact = n == count && dec.br.remaining_bits() == 0;

@@ -183,4 +183,30 @@ ZARRGPU_HD_INLINE void match_length_code(uint32_t c, uint32_t* baseline, uint32_
   else { *bits = c - 36; *baseline = 3 + (1u << *bits); }
 }
 
+// Both code tables as (Baseline << 5) | Number_of_Bits, for decoders that
+// would rather look a code up than branch on it (a warp of lanes, each on
+// its own block, would take every branch).
+inline constexpr uint32_t kLiteralsLengthCodes = 36;
+inline constexpr uint32_t kMatchLengthCodes = 53;
+static_assert(kLiteralsLengthCodes == kLiteralsLengthMaxSymbol + 1 && kMatchLengthCodes == kMatchLengthMaxSymbol + 1,
+              "a table symbol indexes the code tables");
+struct LengthCodeTables {
+  uint32_t literals_length[kLiteralsLengthCodes];
+  uint32_t match_length[kMatchLengthCodes];
+};
+
+template <class G>
+ZARRGPU_HD_INLINE void fill_length_code_tables(G g, LengthCodeTables& t) {
+  for (uint32_t c = g.rank(); c < kLiteralsLengthCodes + kMatchLengthCodes; c += G::kSize) {
+    uint32_t base = 0, bits = 0;
+    if (c < kLiteralsLengthCodes) {
+      literals_length_code(c, &base, &bits);
+      t.literals_length[c] = (base << 5) | bits;
+    } else {
+      match_length_code(c - kLiteralsLengthCodes, &base, &bits);
+      t.match_length[c - kLiteralsLengthCodes] = (base << 5) | bits;
+    }
+  }
+}
+
 }  // namespace zarrgpu::zstd

@@ -127,74 +127,21 @@ ZARRGPU_HD_INLINE size_t read_huffman_table(const uint8_t* src, size_t size, Huf
   return used;
 }
 
-// The bytes [base, base + size) as aligned little-endian 64-bit words: word
-// j covers bytes [8j - off, 8j - off + 8) of the stream, off = base's
-// distance above the 8-byte boundary below it. Bytes outside the stream
-// read as zero and are never touched.
-struct AlignedWords {
-  const uint8_t* base;
-  int64_t size;
-  int64_t off;
-
-  ZARRGPU_HD_INLINE uint64_t word(int64_t j) const {
-    const int64_t rel = 8 * j - off;  // offset of the word's first byte from base
-    if (rel >= 0 && rel + 8 <= size) {
-#if defined(__CUDA_ARCH__)
-      return *reinterpret_cast<const uint64_t*>(base + rel);  // aligned by construction
-#else
-      uint64_t v;
-      std::memcpy(&v, base + rel, 8);  // little-endian hosts only (x86-64, aarch64)
-      return v;
-#endif
-    }
-    uint64_t v = 0;
-    for (int64_t b = 0; b < 8; ++b) {
-      const int64_t q = rel + b;
-      if (q >= 0 && q < size) v |= static_cast<uint64_t>(base[q]) << (8 * b);
-    }
-    return v;
-  }
-};
-
 // Decodes one Huffman stream (§4.2.2) of exactly `count` symbols; the stream
-// must be consumed to its last bit.
-//
-// The stream is read through a 128-bit window of two aligned words (hi, lo)
-// with the next two words already requested: on the GPU a lane decodes one
-// stream among many, and a load issued when it is needed would stall the
-// lane for a cache miss every few symbols. Symbols are stored four at a
-// time as one 32-bit word once dst is aligned (byte stores from 32 lanes to
-// 32 places cost a memory transaction each).
+// must be consumed to its last bit. Four symbols per 64-bit window, two per
+// 32-bit part of it (a symbol has at most 11 bits): 32-bit shifts are one
+// instruction on the GPU, 64-bit ones several, and a lane per stream runs
+// this chain at the latency of its instructions. Symbols are stored four at
+// a time as one 32-bit word once dst is aligned (byte stores from 32 lanes
+// to 32 places cost a memory transaction each).
 ZARRGPU_HD_INLINE bool decode_huffman_stream(const HuffmanEntry* table, uint32_t log, const uint8_t* src,
                                              size_t size, uint8_t* dst, size_t count) {
-  if (size == 0 || src[size - 1] == 0) return false;
-  const AlignedWords words{src, static_cast<int64_t>(size),
-                           static_cast<int64_t>(reinterpret_cast<uintptr_t>(src) & 7u)};
-  // Bit positions count from bit 0 of word 0. p: the next bit to read (the
-  // stream is read from its last byte's end marker down to bit 0 of its first byte).
-  const int64_t first_bit = 8 * words.off;
-  const int64_t p0 = 8 * (words.off + static_cast<int64_t>(size) - 1) + highbit32(src[size - 1]) - 1;
-  int64_t j = p0 >> 6;                                  // word holding p (p0 >= -1: j >= -1)
-  uint32_t c = static_cast<uint32_t>(64 * j + 63 - p0);  // window bits above p
-  uint64_t hi = words.word(j), lo = words.word(j - 1);
-  uint64_t pre1 = words.word(j - 2), pre2 = words.word(j - 3);
-  auto window = [&]() { return c == 0 ? hi : (hi << c) | (lo >> (64 - c)); };  // 64 bits from p down
-  auto advance = [&](uint32_t bits) {
-    c += bits;
-    if (c >= 64) {
-      c -= 64;
-      hi = lo;
-      lo = pre1;
-      pre1 = pre2;
-      --j;
-      pre2 = words.word(j - 3);
-    }
-  };
-  // Bits left above the first byte's bit 0 (negative: read past it, an overflow).
-  auto remaining = [&]() { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; };
+  WindowBitReader br;
+  if (!br.init(src, size)) return false;
+  const uint32_t drop = 32 - log;
   auto one = [&]() {
-    const HuffmanEntry e = table[window() >> (64 - log)];
-    advance(e.nb_bits);
+    const HuffmanEntry e = table[static_cast<uint32_t>(br.window() >> 32) >> drop];
+    br.skip(e.nb_bits);
     return e.symbol;
   };
   size_t i = 0;
@@ -204,28 +151,30 @@ ZARRGPU_HD_INLINE bool decode_huffman_stream(const HuffmanEntry* table, uint32_t
   constexpr size_t head = 0;
 #endif
   for (; i < head && i < count; ++i) dst[i] = one();
-  // A window holds 64 bits: four symbols of at most 11 bits.
   for (; i + 4 <= count; i += 4) {
-    const uint64_t w = window();
-    uint32_t k = 0, word = 0;
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
-    for (uint32_t s = 0; s < 4; ++s) {
-      const HuffmanEntry e = table[(w << k) >> (64 - log)];
-      k += e.nb_bits;
-      word |= static_cast<uint32_t>(e.symbol) << (8 * s);
-    }
+    const uint64_t w = br.window();
+    uint32_t top = static_cast<uint32_t>(w >> 32);
+    const HuffmanEntry e0 = table[top >> drop];
+    top <<= e0.nb_bits;
+    const HuffmanEntry e1 = table[top >> drop];
+    uint32_t k = e0.nb_bits + e1.nb_bits;  // <= 22
+    top = static_cast<uint32_t>((w << k) >> 32);
+    const HuffmanEntry e2 = table[top >> drop];
+    top <<= e2.nb_bits;
+    const HuffmanEntry e3 = table[top >> drop];
+    k += e2.nb_bits + e3.nb_bits;
+    const uint32_t word = e0.symbol | (static_cast<uint32_t>(e1.symbol) << 8) |
+                          (static_cast<uint32_t>(e2.symbol) << 16) | (static_cast<uint32_t>(e3.symbol) << 24);
 #if defined(__CUDA_ARCH__)
     *reinterpret_cast<uint32_t*>(dst + i) = word;
 #else
     std::memcpy(dst + i, &word, 4);  // little-endian hosts only (x86-64, aarch64)
 #endif
-    advance(k);
-    if (remaining() < 0) return false;
+    br.skip(k);
   }
   for (; i < count; ++i) dst[i] = one();
-  return remaining() == 0;
+  // Reading past the first byte gives zeros (and symbols that fail here).
+  return br.remaining_bits() == 0;
 }
 
 }  // namespace zarrgpu::zstd

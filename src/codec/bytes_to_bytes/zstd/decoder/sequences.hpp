@@ -118,49 +118,59 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
 }
 
 // State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.
-// Tables: a Workspace, or phase B's BlockEntropy (block_sections.hpp): the
+// Tables: a Workspace, or phase B's SequenceTables (block_sections.hpp): the
 // three tables and fse_log[], by the same names.
 struct SequenceDecoder {
-  BackwardBitReader br;
+  WindowBitReader br;
   uint32_t state[3];  // indexed by SequenceCode
 
   template <class Tables>
   ZARRGPU_HD_INLINE bool init(const Tables& ws, const uint8_t* src, size_t size) {
     if (!br.init(src, size)) return false;
-    // Initial states: literals lengths, offsets, match lengths.
-    state[0] = static_cast<uint32_t>(br.read(ws.fse_log[0]));
-    state[1] = static_cast<uint32_t>(br.read(ws.fse_log[1]));
-    state[2] = static_cast<uint32_t>(br.read(ws.fse_log[2]));
-    br.reload();
+    // Initial states: literals lengths, offsets, match lengths (<= 27 bits).
+    const uint64_t w = br.window();
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < 3; ++c) {
+      state[c] = window_bits(w, k, ws.fse_log[c]);
+      k += ws.fse_log[c];
+    }
+    br.skip(k);
     return true;
   }
 
   // Decodes the raw values of one sequence: Offset_Value (before repeat
   // resolution), match length and literals length; updates the states unless
-  // it is the last sequence.
+  // it is the last sequence. Length codes from `codes` when given.
   template <class Tables>
   ZARRGPU_HD_INLINE void next(const Tables& ws, bool last, uint32_t* offset_value, uint32_t* match_length,
-                              uint32_t* literals_length) {
+                              uint32_t* literals_length, const LengthCodeTables* codes = nullptr) {
     const FseEntry ll = ws.literals_length[state[0]];
     const FseEntry of = ws.offset[state[1]];
     const FseEntry ml = ws.match_length[state[2]];
     uint32_t ll_base, ll_bits, ml_base, ml_bits;
-    literals_length_code(ll.symbol, &ll_base, &ll_bits);
-    match_length_code(ml.symbol, &ml_base, &ml_bits);
-    // Extra bits in stream order: offset, match length, literals length.
+    if (codes != nullptr) {
+      // Symbols of a valid table are < the code counts (fse.hpp's max_symbol()).
+      const uint32_t l = codes->literals_length[ll.symbol], m = codes->match_length[ml.symbol];
+      ll_base = l >> 5, ll_bits = l & 31u, ml_base = m >> 5, ml_bits = m & 31u;
+    } else {
+      literals_length_code(ll.symbol, &ll_base, &ll_bits);
+      match_length_code(ml.symbol, &ml_base, &ml_bits);
+    }
+    // Extra bits in stream order: offset (<= 31), match length and literals
+    // length (<= 16 each): one window.
     const uint32_t of_code = of.symbol;
-    // Offset codes carry at most 31 extra bits, lengths 16 each, states 26 together.
-    br.ensure(of_code);
-    *offset_value = (1u << of_code) + static_cast<uint32_t>(br.read(of_code));
-    br.ensure(ml_bits + ll_bits);
-    *match_length = ml_base + static_cast<uint32_t>(br.read(ml_bits));
-    *literals_length = ll_base + static_cast<uint32_t>(br.read(ll_bits));
+    uint64_t w = br.window();
+    *offset_value = (1u << of_code) + window_bits(w, 0, of_code);
+    *match_length = ml_base + window_bits(w, of_code, ml_bits);
+    *literals_length = ll_base + window_bits(w, of_code + ml_bits, ll_bits);
+    br.skip(of_code + ml_bits + ll_bits);
     if (!last) {
-      br.ensure(ll.nb_bits + ml.nb_bits + of.nb_bits);
-      // State updates in order: literals lengths, match lengths, offsets.
-      state[0] = ll.base + static_cast<uint32_t>(br.read(ll.nb_bits));
-      state[2] = ml.base + static_cast<uint32_t>(br.read(ml.nb_bits));
-      state[1] = of.base + static_cast<uint32_t>(br.read(of.nb_bits));
+      // State updates in order: literals lengths, match lengths, offsets (<= 26 bits).
+      w = br.window();
+      state[0] = ll.base + window_bits(w, 0, ll.nb_bits);
+      state[2] = ml.base + window_bits(w, ll.nb_bits, ml.nb_bits);
+      state[1] = of.base + window_bits(w, ll.nb_bits + ml.nb_bits, of.nb_bits);
+      br.skip(ll.nb_bits + ml.nb_bits + of.nb_bits);
     }
   }
 };

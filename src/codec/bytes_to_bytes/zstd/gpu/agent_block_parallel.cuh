@@ -100,12 +100,13 @@ struct AgentBlockParallel {
   }
 
   // B3, one thread per listed block, with the block's tables at `tables`
-  // (shared memory).
-  __device__ __forceinline__ void sequences(uint32_t item, const SequenceTables& tables) {
+  // and the length codes at `codes` (shared memory).
+  __device__ __forceinline__ void sequences(uint32_t item, const SequenceTables& tables,
+                                            const LengthCodeTables& codes) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     decode_block_sequences(bp.entropy[slot], tables, static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
-                           bp.blocks[slot], bp.chunk_triples(c));
+                           bp.blocks[slot], bp.chunk_triples(c), &codes);
   }
 
   // C1, one warp per block slot.

@@ -69,10 +69,12 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(BlockParallelParams bp) {
   constexpr uint32_t kBlocks = Policy::kSequenceBlocks;
   __shared__ __align__(16) SequenceTables tables[kBlocks];
+  __shared__ LengthCodeTables codes;
   const uint32_t count = *bp.item_count;
   const uint32_t first = blockIdx.x * kBlocks;
   if (first >= count) return;
   const uint32_t lane = threadIdx.x;
+  fill_length_code_tables(LaneGroup<kBlocks>{lane}, codes);
   const uint32_t n = count - first < kBlocks ? count - first : kBlocks;
   for (uint32_t j = 0; j < n; ++j) {
     const uint32_t slot = bp.items[first + j];
@@ -82,7 +84,7 @@ __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(Bloc
     copy_sequence_tables(LaneGroup<kBlocks>{lane}, tables[j], src);
   }
   __syncthreads();
-  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane]);
+  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane], codes);
 }
 
 // C1: a warp per block slot.
