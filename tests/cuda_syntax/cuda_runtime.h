@@ -104,7 +104,10 @@ cudaError_t cudaEventElapsedTime(float*, cudaEvent_t, cudaEvent_t);
 // What clang's kernel<<<...>>> launches call.
 int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = nullptr);
 unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void* = nullptr);
-}
+}// The runtime's C++ template overload (cuda_runtime.h).
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int*, T, int, size_t);
+
 
 // Device intrinsics the kernels use.
 __device__ void __syncwarp(unsigned mask = 0xffffffff);

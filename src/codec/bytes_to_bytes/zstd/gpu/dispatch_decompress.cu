@@ -68,6 +68,24 @@ struct WaveLayout {
   }
 };
 
+// Blocks that B2 and B3 run in one round on the current device. Both are
+// latency-bound (each lane one long serial loop), so a wave of a few more
+// blocks than a round costs a whole second round; waves are sized in
+// whole rounds.
+uint64_t entropy_round_blocks() {
+  int device = 0, sms = 0, streams = 0, sequences = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&streams, literals_streams_kernel<BpPolicy>, 32, 0) !=
+          cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&sequences, sequences_kernel<BpPolicy>,
+                                                    BpPolicy::kSequenceBlocks, 0) != cudaSuccess) {
+    return 0;
+  }
+  const uint64_t a = uint64_t(streams) * BpPolicy::kStreamBlocks, b = uint64_t(sequences) * BpPolicy::kSequenceBlocks;
+  return uint64_t(sms) * (a < b ? a : b);
+}
+
 uint64_t wave_budget(const DecompressOptions& options) {
   return options.wave_temp_bytes != 0 ? options.wave_temp_bytes : BpPolicy::kWaveTempBytes;
 }
@@ -151,6 +169,14 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // for the one-warp path).
   const WaveLayout layout(options.max_uncompressed_chunk_bytes);
   uint64_t wave = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
+  if (wave != 0 && wave < num_chunks) {
+    // Whole entropy rounds per wave (libzstd writes blocks of 128 KiB).
+    const uint64_t blocks_per_chunk = (layout.max_chunk_bytes + BpPolicy::kTypicalBlockBytes - 1) /
+                                      BpPolicy::kTypicalBlockBytes;
+    const uint64_t round = entropy_round_blocks();
+    const uint64_t blocks = wave * (blocks_per_chunk == 0 ? 1 : blocks_per_chunk);
+    if (round != 0 && blocks > round) wave = wave * (blocks / round * round) / blocks;
+  }
   if (wave != 0) {
     // As many waves as the temp needs, of equal size: 16 chunks in a temp
     // for 12 run as 8 + 8, not as 12 + a last wave that leaves most of the chip idle.

@@ -27,8 +27,10 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // tables take 8 x 4 KiB of shared memory.
   static constexpr uint32_t kStreamBlocks = 8;
   // B3: blocks (a lane each) per thread block; their FSE tables take
-  // 8 x 5 KiB of shared memory, 5 thread blocks per SM.
-  static constexpr uint32_t kSequenceBlocks = 8;
+  // 7 x 5 KiB of shared memory, 6 thread blocks per SM (42 lanes; B2 runs 48).
+  static constexpr uint32_t kSequenceBlocks = 7;
+  // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
+  static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
   // Phase D2a: warps sharing one block's cross-block bytes.
   static constexpr int kCrossWarps = 8;
   // Records per chunk: frames, and blocks of >= 16 KiB on average (libzstd
