@@ -15,6 +15,7 @@
 // records or scratch than the wave has room for: statuses stay exact).
 #include <cuda_runtime.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -84,6 +85,11 @@ uint64_t entropy_round_blocks() {
   }
   const uint64_t a = uint64_t(streams) * BpPolicy::kStreamBlocks, b = uint64_t(sequences) * BpPolicy::kSequenceBlocks;
   return uint64_t(sms) * (a < b ? a : b);
+}
+
+bool trace_requested() {
+  const char* env = std::getenv("ZARRGPU_ZSTD_TRACE");
+  return env != nullptr && std::strcmp(env, "1") == 0;
 }
 
 uint64_t wave_budget(const DecompressOptions& options) {
@@ -170,18 +176,26 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   const WaveLayout layout(options.max_uncompressed_chunk_bytes);
   uint64_t wave = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
   if (wave != 0 && wave < num_chunks) {
-    // Whole entropy rounds per wave (libzstd writes blocks of 128 KiB).
-    const uint64_t blocks_per_chunk = (layout.max_chunk_bytes + BpPolicy::kTypicalBlockBytes - 1) /
-                                      BpPolicy::kTypicalBlockBytes;
+    // Several waves. B2 and B3 run a wave in rounds (entropy_round_blocks),
+    // so waves hold whole rounds where the temp has room for one (blocks
+    // estimated as libzstd writes them, 128 KiB each); otherwise they are
+    // of equal size: 16 chunks in a temp for 12 run as 8 + 8, not as 12 + a
+    // last wave that leaves most of the chip idle.
+    const uint64_t per_chunk = (layout.max_chunk_bytes + BpPolicy::kTypicalBlockBytes - 1) / BpPolicy::kTypicalBlockBytes;
     const uint64_t round = entropy_round_blocks();
-    const uint64_t blocks = wave * (blocks_per_chunk == 0 ? 1 : blocks_per_chunk);
-    if (round != 0 && blocks > round) wave = wave * (blocks / round * round) / blocks;
-  }
-  if (wave != 0) {
-    // As many waves as the temp needs, of equal size: 16 chunks in a temp
-    // for 12 run as 8 + 8, not as 12 + a last wave that leaves most of the chip idle.
-    const uint64_t waves = (num_chunks + wave - 1) / wave;
-    wave = (num_chunks + waves - 1) / waves;
+    const uint64_t round_chunks = per_chunk == 0 ? 0 : round / per_chunk;
+    const uint64_t room = wave;
+    if (round_chunks != 0 && wave >= round_chunks) {
+      wave = wave / round_chunks * round_chunks;
+    } else {
+      const uint64_t waves = (num_chunks + wave - 1) / wave;
+      wave = (num_chunks + waves - 1) / waves;
+    }
+    if (trace_requested()) {
+      std::fprintf(stderr, "zarrgpu zstd: %zu chunks, temp for %llu, rounds of %llu blocks: waves of %llu chunks\n",
+                   num_chunks, static_cast<unsigned long long>(room), static_cast<unsigned long long>(round),
+                   static_cast<unsigned long long>(wave));
+    }
   }
   if (wave == 0) {
     const size_t blocks = (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock;
