@@ -177,17 +177,31 @@ void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
   }
 }
 
+// A frame of many blocks (flushed every flush_every bytes), so that
+// repeated tables, repeat offsets and matches cross blocks.
+struct ManyBlockFrame {
+  Bytes data;
+  Bytes frame;
+  std::string what;
+};
+ManyBlockFrame many_block_frame(DataKind kind, int level, size_t size, size_t flush_every, uint64_t seed) {
+  ManyBlockFrame m;
+  m.data = make_data(kind, size, seed);
+  FrameParams fp;
+  fp.level = level;
+  fp.flush_every = flush_every;
+  m.frame = compress(m.data, fp);
+  m.what = std::string(data_kind_name(kind)) + " level " + std::to_string(level);
+  return m;
+}
+
 TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
   Rng rng(11);
   int compared = 0;
   for (DataKind kind : {DataKind::text, DataKind::repetitive, DataKind::mixed}) {
     for (int level : {1, 3, 19}) {
-      const Bytes data = make_data(kind, 300 * 1024 + rng.below(4096), rng.next());
-      FrameParams fp;
-      fp.level = level;
-      fp.flush_every = 24 * 1024;  // many blocks: repeat offsets and matches cross them
-      const Bytes frame = compress(data, fp);
-      const std::string what = std::string(data_kind_name(kind)) + " level " + std::to_string(level);
+      const uint32_t size = 300 * 1024 + rng.below(4096);
+      const auto [data, frame, what] = many_block_frame(kind, level, size, 24 * 1024, rng.next());
       Prepared p = prepare(frame, data.size());
       expect_ranks_agree<4>(p, data.size(), what);
       expect_ranks_agree<32>(p, data.size(), what);
@@ -298,12 +312,8 @@ TEST(ZstdBlockSections, GroupsPrepareWhatOneThreadPrepares) {
   Rng rng(31);
   for (DataKind kind : {DataKind::text, DataKind::float_field, DataKind::mixed}) {
     for (int level : {1, 3, 19}) {
-      const Bytes data = make_data(kind, 200 * 1024 + rng.below(4096), rng.next());
-      FrameParams fp;
-      fp.level = level;
-      fp.flush_every = 20 * 1024;  // many blocks: treeless literals and repeated FSE tables
-      const Bytes frame = compress(data, fp);
-      const std::string what = std::string(data_kind_name(kind)) + " level " + std::to_string(level);
+      const uint32_t size = 200 * 1024 + rng.below(4096);
+      const auto [data, frame, what] = many_block_frame(kind, level, size, 20 * 1024, rng.next());
       expect_prepare_agrees<4>(frame, data.size(), what);
       expect_prepare_agrees<32>(frame, data.size(), what);
       for (int m = 0; m < 4; ++m) {
