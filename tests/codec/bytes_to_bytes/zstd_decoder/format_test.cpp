@@ -40,10 +40,10 @@ TEST(ZstdFormat, Xxh64MatchesLibxxhash) {
 #endif
 }
 
-TEST(ZstdFormat, BackwardBitReader) {
+TEST(ZstdFormat, WindowBitReader) {
   // Stream 0b1_0110_101 in one byte: marker at bit 7, then 0110101 read from the top.
   const uint8_t one[] = {0xB5};
-  BackwardBitReader br;
+  WindowBitReader br;
   ASSERT_TRUE(br.init(one, 1));
   EXPECT_EQ(br.remaining_bits(), 7);
   EXPECT_EQ(br.read(3), 0b011u);
@@ -62,7 +62,6 @@ TEST(ZstdFormat, BackwardBitReader) {
   ASSERT_TRUE(br.init(s.data(), s.size()));
   int64_t bit = static_cast<int64_t>(s.size()) * 8 - 1;  // the marker
   while (br.remaining_bits() >= 13) {
-    br.reload();
     uint64_t expect = 0;
     for (int k = 0; k < 13; ++k) {
       --bit;

@@ -67,65 +67,6 @@ struct ForwardBitReader {
   ZARRGPU_HD_INLINE bool overrun() const { return bit_pos > static_cast<uint64_t>(size) * 8; }
 };
 
-// Reader of a bitstream written forward and read backward (RFC 8878 §4.1.2):
-// the last byte holds a 1-bit end marker above the final bits; reading goes
-// from that marker towards the first byte. Bits before the first byte read as
-// zero; remaining_bits() turns negative once they are used (an "overflow").
-struct BackwardBitReader {
-  const uint8_t* base;
-  size_t size;
-  int64_t pos;          // offset of the 8-byte window held in `container` (negative for short streams)
-  uint64_t container;   // bytes [pos, pos + 8), little-endian
-  uint32_t consumed;    // bits already taken from the top of `container`
-
-  // False when the stream is empty or its last byte has no end marker.
-  ZARRGPU_HD_INLINE bool init(const uint8_t* b, size_t s) {
-    base = b;
-    size = s;
-    if (s == 0) return false;
-    const uint8_t last = b[s - 1];
-    if (last == 0) return false;
-    pos = static_cast<int64_t>(s) - 8;
-    container = load_le64_zero_filled(b, pos, s);
-    consumed = 8 - highbit32(last);  // zero padding above the marker, then the marker itself
-    return true;
-  }
-
-  // Slides the window back so that at least 57 bits are available, unless the
-  // window already starts at the first byte.
-  ZARRGPU_HD_INLINE void reload() {
-    if (pos > 0 && consumed >= 8) {
-      int64_t shift = consumed >> 3;
-      if (shift > pos) shift = pos;
-      pos -= shift;
-      consumed -= static_cast<uint32_t>(shift * 8);
-      container = load_le64_zero_filled(base, pos, size);
-    }
-  }
-
-  // Reloads only when fewer than n bits (n <= 57) are left in the window: the
-  // bits read are the same either way, and each reload is a memory load on
-  // the decoder's critical path.
-  ZARRGPU_HD_INLINE void ensure(uint32_t n) {
-    if (consumed + n > 64) reload();
-  }
-
-  // Next n bits (1 <= n <= 57 after a reload) without consuming them.
-  ZARRGPU_HD_INLINE uint64_t peek(uint32_t n) const {
-    if (consumed >= 64) return 0;
-    return (container << consumed) >> (64 - n);
-  }
-  ZARRGPU_HD_INLINE void skip(uint32_t n) { consumed += n; }
-  ZARRGPU_HD_INLINE uint64_t read(uint32_t n) {
-    const uint64_t v = n == 0 ? 0 : peek(n);
-    consumed += n;
-    return v;
-  }
-  ZARRGPU_HD_INLINE int64_t remaining_bits() const {
-    return pos * 8 + 64 - static_cast<int64_t>(consumed);
-  }
-};
-
 // The bytes [base, base + size) as aligned little-endian 64-bit words: word
 // j covers bytes [8j - off, 8j - off + 8) of the stream, off = base's
 // distance above the 8-byte boundary below it. Bytes outside the stream
@@ -155,11 +96,13 @@ struct AlignedWords {
   }
 };
 
-// A backward bitstream (§4.1.2) read through a 128-bit window of two
-// aligned words (hi, lo) with the next two words already requested. On the
-// GPU a lane decoding one stream among many would otherwise stall on each
-// reload for a cache miss. Same bits, zeros past the first byte and
-// remaining_bits() as BackwardBitReader.
+// Reader of a bitstream written forward and read backward (RFC 8878 §4.1.2):
+// the last byte holds a 1-bit end marker above the final bits; reading goes
+// from that marker towards the first byte. Bits before the first byte read as
+// zero; remaining_bits() turns negative once they are used (an "overflow").
+// Read through a 128-bit window of two aligned words (hi, lo) with the next
+// two words already requested: on the GPU a lane decoding one stream among
+// many would otherwise stall on each reload for a cache miss.
 struct WindowBitReader {
   AlignedWords words;
   int64_t j;          // word holding the next bit
@@ -197,11 +140,19 @@ struct WindowBitReader {
     }
   }
   ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; }
+  // Consumes and returns the next n <= 32 bits (0 when n is 0).
+  ZARRGPU_HD_INLINE uint32_t read(uint32_t n);
 };
 
 // n <= 32 bits of w from bit k down (k + n <= 64); 0 when n is 0.
 ZARRGPU_HD_INLINE uint32_t window_bits(uint64_t w, uint32_t k, uint32_t n) {
   return static_cast<uint32_t>(((w << k) >> (63 - n)) >> 1);
+}
+
+ZARRGPU_HD_INLINE uint32_t WindowBitReader::read(uint32_t n) {
+  const uint32_t v = window_bits(window(), 0, n);
+  skip(n);
+  return v;
 }
 
 }  // namespace zarrgpu::zstd

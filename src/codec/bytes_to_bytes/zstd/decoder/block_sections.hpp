@@ -20,6 +20,7 @@
 #include "config.hpp"
 #include "frame_walk.hpp"
 #include "literals.hpp"
+#include "sequence_execution.hpp"
 #include "sequences.hpp"
 #include "workspace.hpp"
 
@@ -112,18 +113,14 @@ struct BlockEntropy {
   SequenceTables sequences;
 };
 
-template <class G, class T>
-ZARRGPU_HD_INLINE void group_copy(G g, T* dst, const T* src, uint32_t n) {
-  for (uint32_t i = g.rank(); i < n; i += G::kSize) dst[i] = src[i];
-}
-
-// The used entries of three FSE tables (from a Workspace or SequenceTables,
-// fse_log[] set), by a group; dst.fse_log is left to the caller.
+// The three FSE tables (from a Workspace or SequenceTables, fse_log[] set):
+// their logs and used entries, by a group.
 template <class G, class Tables>
 ZARRGPU_HD_INLINE void copy_sequence_tables(G g, SequenceTables& dst, const Tables& src) {
-  group_copy(g, dst.literals_length, src.literals_length, 1u << src.fse_log[0]);
-  group_copy(g, dst.offset, src.offset, 1u << src.fse_log[1]);
-  group_copy(g, dst.match_length, src.match_length, 1u << src.fse_log[2]);
+  group_copy_disjoint(g, dst.fse_log, src.fse_log, 3);
+  group_copy_disjoint(g, dst.literals_length, src.literals_length, 1u << src.fse_log[0]);
+  group_copy_disjoint(g, dst.offset, src.offset, 1u << src.fse_log[1]);
+  group_copy_disjoint(g, dst.match_length, src.match_length, 1u << src.fse_log[2]);
 }
 
 // B1 for compressed block b of a chunk (chunk = the chunk's input). Writes
@@ -208,7 +205,7 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
     if (!locate_huffman_streams(h, p, remaining, &streams)) {
       return fail(Status::corrupt_literals, SectionStage::literals_data);
     }
-    group_copy(g, e.huffman, ws.huffman, 1u << ws.huffman_log);
+    group_copy_disjoint(g, e.huffman, ws.huffman, 1u << ws.huffman_log);
     if (g.rank() == 0) {
       e.huffman_log = ws.huffman_log;
       e.streams_src = static_cast<uint64_t>(p - chunk);
@@ -226,7 +223,7 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
     code = static_cast<uint32_t>(read_sequences_header_from(ws, seq_src, seq_size, chunk, blocks, b, &sh));
     if (code == static_cast<uint32_t>(Status::ok)) {
       b.sequence_count = sh.count;
-      BackwardBitReader br;
+      WindowBitReader br;
       if (sh.count == 0) {
         b.bitstream_exact = true;
       } else if (!br.init(seq_src + sh.header_size, seq_size - sh.header_size)) {
@@ -234,7 +231,6 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
       } else {
         e.sequences_src = static_cast<uint64_t>(seq_src + sh.header_size - chunk);
         e.sequences_size = static_cast<uint32_t>(seq_size - sh.header_size);
-        for (uint32_t c = 0; c < 3; ++c) e.sequences.fse_log[c] = ws.fse_log[c];
       }
     }
   }

@@ -32,20 +32,19 @@ ZARRGPU_HD_INLINE uint32_t read_fse_weights(const uint8_t* src, size_t size, Huf
   const size_t used = read_fse_description(src, size, 255, kHuffmanWeightLogMax, s.norm, &symbols, &log);
   if (used == 0 || used > size) return 0;
   if (!build_fse_table(s.norm, symbols, log, s.weight_table)) return 0;
-  BackwardBitReader br;
+  WindowBitReader br;
   if (!br.init(src + used, size - used)) return 0;
-  uint32_t state1 = static_cast<uint32_t>(br.read(log));
-  uint32_t state2 = static_cast<uint32_t>(br.read(log));
+  uint32_t state1 = br.read(log);
+  uint32_t state2 = br.read(log);
   uint32_t n = 0;
   // Alternate the states until the stream overflows; the state that did not
   // read last then emits one more symbol. Every iteration reads at most
   // 12 bits and adds at least one weight, so the loop ends by count.
   for (;;) {
-    br.reload();
     if (n + 2 > kHuffmanWeightsMax) return 0;
     FseEntry e = s.weight_table[state1];
     s.weights[n++] = e.symbol;
-    state1 = e.base + static_cast<uint32_t>(br.read(e.nb_bits));
+    state1 = e.base + br.read(e.nb_bits);
     if (br.remaining_bits() < 0) {
       s.weights[n++] = s.weight_table[state2].symbol;
       break;
@@ -53,7 +52,7 @@ ZARRGPU_HD_INLINE uint32_t read_fse_weights(const uint8_t* src, size_t size, Huf
     if (n + 2 > kHuffmanWeightsMax) return 0;
     e = s.weight_table[state2];
     s.weights[n++] = e.symbol;
-    state2 = e.base + static_cast<uint32_t>(br.read(e.nb_bits));
+    state2 = e.base + br.read(e.nb_bits);
     if (br.remaining_bits() < 0) {
       s.weights[n++] = s.weight_table[state1].symbol;
       break;

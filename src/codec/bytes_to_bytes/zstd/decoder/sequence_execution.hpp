@@ -28,10 +28,10 @@ ZARRGPU_HD_INLINE void group_copy_forward(G g, uint8_t* dst, const uint8_t* src,
   }
 }
 
-// Copies n bytes between ranges that do not overlap (input to output): no
-// ordering between ranks is needed.
-template <class G>
-ZARRGPU_HD_INLINE void group_copy_disjoint(G g, uint8_t* dst, const uint8_t* src, size_t n) {
+// Copies n elements between ranges that do not overlap (input to output,
+// tables to scratch): no ordering between ranks is needed.
+template <class G, class T>
+ZARRGPU_HD_INLINE void group_copy_disjoint(G g, T* dst, const T* src, size_t n) {
   for (size_t k = g.rank(); k < n; k += G::kSize) dst[k] = src[k];
 }
 

@@ -52,10 +52,9 @@ __global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParam
   for (uint32_t j = 0; j < n; ++j) {
     const BlockEntropy& e = bp.entropy[bp.items[first + j]];
     if (e.streams.count == 0) continue;
-    const uint32_t words = ((1u << e.huffman_log) * sizeof(HuffmanEntry) + 3) / 4;
-    const auto* src = reinterpret_cast<const uint32_t*>(e.huffman);
-    auto* dst = reinterpret_cast<uint32_t*>(table[j]);
-    for (uint32_t w = lane; w < words; w += 32) dst[w] = src[w];
+    // As 32-bit words (2^log >= 2 entries of 2 bytes; both tables 16-byte aligned).
+    group_copy_disjoint(LaneGroup<32>{lane}, reinterpret_cast<uint32_t*>(table[j]),
+                        reinterpret_cast<const uint32_t*>(e.huffman), (1u << e.huffman_log) / 2);
   }
   __syncthreads();
   const uint32_t j = lane / 4;
@@ -79,9 +78,7 @@ __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(Bloc
   for (uint32_t j = 0; j < n; ++j) {
     const uint32_t slot = bp.items[first + j];
     if (!has_sequences_to_decode(bp.blocks[slot])) continue;  // fse_log[] unset
-    const SequenceTables& src = bp.entropy[slot].sequences;
-    if (lane < 3) tables[j].fse_log[lane] = src.fse_log[lane];
-    copy_sequence_tables(LaneGroup<kBlocks>{lane}, tables[j], src);
+    copy_sequence_tables(LaneGroup<kBlocks>{lane}, tables[j], bp.entropy[slot].sequences);
   }
   __syncthreads();
   if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane], codes);
