@@ -6,7 +6,11 @@
 #      with the GPU decoder forced (ZARRGPU_GPU_ZSTD=1) under its automatic
 #      strategy and with block-parallel forced and forbidden
 #      (ZARRGPU_ZSTD_BLOCK_PARALLEL);
-#   2. ncu durations of every kernel of one full read, summed by name.
+#   2. ncu durations of every kernel of one full read, summed by name;
+#   3. for each kernel named in PROFILE_STATE_KERNELS (e.g. "cross_kernel
+#      sequences_kernel"), ncu's occupancy, warp state and memory sections
+#      of its first launch.
+# The read's batches follow the environment (e.g. ZARRGPU_STAGING_BYTES).
 # Writes $OUT/read_profile.txt (or bench/results/).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -38,5 +42,11 @@ report=$out/read_profile.txt
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
     "$bench" "$store" --mode full --repeat 1 > "$out/read_profile_ncu.csv" 2>/dev/null
   python3 bench/gpu/ncu_kernel_times.py "$out/read_profile_ncu.csv"
+  for k in ${PROFILE_STATE_KERNELS:-}; do
+    echo "## ncu warp state of the first $k of one full read"
+    timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$k" -c 1 \
+      --section Occupancy --section WarpStateStats --section LaunchStats --section MemoryWorkloadAnalysis \
+      --section SchedulerStats "$bench" "$store" --mode full --repeat 1 2>&1 | grep -vE "^==PROF==|^\{"
+  done
 } > "$report" 2>&1
 cat "$report"

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <cstring>
 #include <memory>
@@ -63,6 +64,13 @@ struct ThreadGroup {
     sync();
     return static_cast<uint32_t>(sum);
   }
+};
+
+// Sequence tickets from one counter shared by every rank, as the GPU's
+// warps of a thread block take them (gpu/warp_group.cuh's WarpTickets).
+struct SharedTickets {
+  std::atomic<uint32_t>* counter;
+  uint32_t operator()(bool need) const { return need ? counter->fetch_add(1) : 0u; }
 };
 
 template <uint32_t N, class F>
@@ -389,8 +397,9 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // D2 of every block at once, a thread each in shuffled order. The four
       // blocks with the most bytes read from earlier blocks run as groups of
       // 4 ranks (the warp's cross-rank paths: runs handed between ranks, batch
-      // passes), the others as one rank (on a 2-core machine every block as
-      // a group of threads, with a barrier at each turn, took minutes).
+      // passes), two of them taking D2a's sequences from a shared counter as
+      // the GPU does, the others as one rank (on a 2-core machine every block
+      // as a group of threads, with a barrier at each turn, took minutes).
       std::vector<uint32_t> order(n);
       for (uint32_t k = 0; k < n; ++k) order[k] = k;
       std::vector<uint64_t> cross(n, 0);
@@ -404,17 +413,25 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       }
       std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return cross[a] > cross[b]; });
       ASSERT_GT(cross[order[0]], 64u) << "no block reads an earlier one: the cross-block path is not exercised";
-      std::vector<bool> grouped(n, false);
-      for (uint32_t x = 0; x < 4 && x < n; ++x) grouped[order[x]] = true;
+      std::vector<int> grouped(n, 0);  // 1: strided shares, 2: tickets
+      for (uint32_t x = 0; x < 4 && x < n; ++x) grouped[order[x]] = 1 + x % 2;
       for (uint32_t k = n; k > 1; --k) std::swap(order[k - 1], order[rng.below(k)]);
       {
         std::vector<std::thread> threads;
         for (uint32_t k : order) {
           threads.emplace_back([&, k] {
             SequenceBatch sb{};
-            if (grouped[k]) {
+            if (grouped[k] == 1) {
               run_group<4>([&](ThreadGroup<4> g) {
                 execute_block_matches(g, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data());
+              });
+            } else if (grouped[k] == 2) {
+              std::atomic<uint32_t> next{0};
+              run_group<4>([&](ThreadGroup<4> g) {
+                copy_cross_block_bytes(g, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
+                                       SharedTickets{&next});
+                g.sync();
+                execute_in_block_matches(g, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data());
               });
             } else {
               execute_block_matches(SerialGroup{}, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data());
@@ -426,8 +443,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       ASSERT_TRUE(out == data) << data_kind_name(kind) << " level " << level;
 
       // D1 put each match's start, counted from its block, where the literals
-      // length was, and indexed the block's 64-byte granules: the first
-      // sequence whose match ends after the granule's first byte.
+      // length was, and indexed the block's granules of 2^kGranuleShift
+      // bytes: the first sequence whose match ends after the granule's first byte.
       for (uint32_t k = 0; k < n; ++k) {
         const BlockRecord& b = p.blocks[k];
         if (b.type != BlockType::compressed || b.sequence_count == 0) continue;
@@ -444,9 +461,10 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
           for (uint32_t i = 0; i < b.sequence_count; ++i) lits += as_decoded[b.triples_offset + i].literals_length;
           return lits;
         }());
-        for (uint64_t gi = 0; gi < (size + 63) / 64; ++gi) {
+        constexpr uint64_t kGranule = uint64_t{1} << kGranuleShift;
+        for (uint64_t gi = 0; gi < (size + kGranule - 1) / kGranule; ++gi) {
           uint32_t first = 0;
-          while (first < b.sequence_count && match_end[first] <= gi * 64) ++first;
+          while (first < b.sequence_count && match_end[first] <= gi * kGranule) ++first;
           ASSERT_EQ(granules[granule_base(b, k) + gi], first) << "block " << k << " granule " << gi;
         }
       }

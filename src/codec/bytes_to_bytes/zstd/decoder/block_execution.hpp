@@ -39,14 +39,18 @@ ZARRGPU_HD_INLINE Literals block_literals(const uint8_t* chunk, const BlockRecor
   return lit;
 }
 
-// D1 also indexes each compressed block's matches by 64-byte granule of its
+// D1 also indexes each compressed block's matches by 16-byte granule of its
 // output: for granule i, the first sequence whose match ends after the
 // granule's first byte. D2's walks start there instead of searching all of
 // a block's sequences (one load and a step or two, not ~14 dependent loads).
-// Block j's granules start at (output_offset >> 6) + j: apart from the
-// next block's, and a chunk of n output bytes in m blocks needs
+// The granule is small because a walk steps through the sequences of its
+// granule one dependent load at a time: on smooth float fields (~11 output
+// bytes per sequence) 64-byte granules cost 3.5 such loads per step, 16-byte
+// ones 0.9, for a quarter of the output in index.
+// Block j's granules start at (output_offset >> kGranuleShift) + j: apart
+// from the next block's, and a chunk of n output bytes in m blocks needs
 // granule_entries(n, m) of them.
-inline constexpr uint32_t kGranuleShift = 6;
+inline constexpr uint32_t kGranuleShift = 4;
 ZARRGPU_HD_INLINE uint64_t granule_entries(uint64_t bytes, uint64_t blocks) {
   return (bytes >> kGranuleShift) + blocks + 1;
 }
@@ -105,9 +109,10 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
   g.sync();  // every rank's match starts are in place
   const uint64_t size = op + (lit.size - lit_pos);
   uint32_t* const index = granules + granule_base(b, k);
-  // Granule j's entry is the first sequence i whose match ends after 64 j:
-  // sequence i owns the granules from ceil(end(i - 1) / 64) to below
-  // ceil(end(i) / 64) (match ends grow strictly: matches are >= 3 bytes),
+  // Granule j's entry is the first sequence i whose match ends after
+  // kGranule * j: sequence i owns the granules from ceil(end(i - 1) /
+  // kGranule) to below ceil(end(i) / kGranule) (match ends grow strictly:
+  // matches are >= 3 bytes),
   // and those past the last match's end take sequence_count. Each rank
   // writes its sequences' granules: two loads each, not a binary search.
   constexpr uint32_t kGranule = 1u << kGranuleShift;
@@ -216,17 +221,33 @@ struct BeforeBatch {
   }
 };
 
+// Sequence tickets for copy_cross_block_bytes(): every rank of the group
+// calls the ticket source once per turn, together, with `need` set when it
+// wants its next sequence, and gets an index (one not handed out before;
+// past the block's count once none is left). StridedSequences hands rank r
+// first + r, then every stride-th: a fixed share. On the GPU the warps of a
+// thread block draw from one counter instead (gpu/agent_block_parallel.cuh),
+// so that no rank idles while another still has a long list.
+struct StridedSequences {
+  uint32_t next;
+  uint32_t stride;
+  ZARRGPU_HD_INLINE uint32_t operator()(bool need) {
+    if (!need) return 0;
+    const uint32_t i = next;
+    next += stride;
+    return i;
+  }
+};
+
 // D2a for compressed block k of `blocks` (validated by phase C; D1 done for
 // every block of the chunk, its match starts and granule index included):
-// the match bytes whose source lies in an earlier block. The group takes
-// the block's sequences first + rank, first + rank + stride, ... (stride a
-// multiple of the group's size: on the GPU many warps share a block, since
-// how many such bytes a block has, and how far back they lead, varies a
-// lot from block to block).
-template <class G>
+// the match bytes whose source lies in an earlier block, for the sequences
+// `tickets` hands this rank (any number of groups may share a block's
+// sequences: how many such bytes a block has, and how far back they lead,
+// varies a lot from block to block).
+template <class G, class Tickets>
 ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t k, const SequenceTriple* triples,
-                                       const uint32_t* granules, uint8_t* out, uint32_t first = 0,
-                                       uint32_t stride = G::kSize) {
+                                       const uint32_t* granules, uint8_t* out, Tickets&& tickets) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
@@ -234,45 +255,48 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
   // Run by run, each rank on its own sequences without waiting for the
   // others (the walks back through earlier blocks vary a lot in length: a
   // rank that waited at every batch for the longest would make the block as
-  // slow as its slowest byte). The loop is flat — each turn a rank takes
-  // its next sequence, starts a walk or takes one step of it — so that
-  // ranks whose walks differ in length still share their turns (on a GPU,
-  // nested loops of different trip counts per lane make a warp issue each
-  // lane's path apart). A run a walk found is copied at the end of the turn: a short
-  // one by its rank, a long one by the whole group (not by one rank byte by
-  // byte while the others wait). Sources are final bytes of earlier blocks,
-  // destinations in this block: apart, no order needed.
+  // slow as its slowest byte). The loop is flat, and every turn ends in a
+  // step for every rank with work: a rank with no walk under way first takes
+  // its next sequence (if the last one is done) and starts a walk over the
+  // rest of its cross-block bytes, in the same turn. So the ranks run the
+  // step, the costly part, together (on a GPU, code that only some lanes
+  // of a warp take is issued once per path: a turn that only took a
+  // sequence or only started a walk would idle the other lanes). A run a
+  // walk found is copied at the end of the turn: a short one by its rank, a
+  // long one by the whole group (not by one rank byte by byte while the
+  // others wait). Sources are final bytes of earlier blocks, destinations
+  // in this block: apart, no order needed.
   constexpr uint32_t kOwnRun = 8;  // a run this short: its rank copies it
-  uint32_t i = first + g.rank();
   uint32_t u = 0, n = 0;        // cross-block bytes of the current sequence: done, all
   uint64_t src = 0, dst = 0;    // where they read and go
   bool walking = false, more = true;
   EarlierBlocks::Walk w{};
   while (g.any(more)) {
-    uint64_t run_dst = 0, run_src = 0;
-    uint32_t run_len = 0;
-    if (!more) {
-    } else if (walking) {
-      if (earlier.step(w)) {
-        run_dst = dst + u;
-        run_src = w.p;
-        run_len = static_cast<uint32_t>(w.len);
-        u += run_len;
-        walking = false;
+    const uint32_t i = tickets(more && !walking && u >= n);
+    if (more && !walking && u >= n) {
+      if (i < b.sequence_count) {
+        const SequenceTriple s = t[i];
+        u = 0;
+        n = s.offset <= s.match_start ? 0u  // reads only bytes of the block
+            : s.match_length < s.offset - s.match_start ? s.match_length : s.offset - s.match_start;
+        dst = b.output_offset + s.match_start;
+        src = dst - s.offset;
+      } else {
+        more = false;
       }
-    } else if (u < n) {
+    }
+    if (more && !walking && u < n) {
       w = earlier.start(src + u, n - u);
       walking = true;
-    } else if (i < b.sequence_count) {
-      const SequenceTriple s = t[i];
-      i += stride;
-      u = 0;
-      n = s.offset <= s.match_start ? 0u  // reads only bytes of the block
-          : s.match_length < s.offset - s.match_start ? s.match_length : s.offset - s.match_start;
-      dst = b.output_offset + s.match_start;
-      src = dst - s.offset;
-    } else {
-      more = false;
+    }
+    uint64_t run_dst = 0, run_src = 0;
+    uint32_t run_len = 0;
+    if (walking && earlier.step(w)) {
+      run_dst = dst + u;
+      run_src = w.p;
+      run_len = static_cast<uint32_t>(w.len);
+      u += run_len;
+      walking = false;
     }
     if (run_len <= kOwnRun || G::kSize == 1) {
       for (uint32_t x = 0; x < run_len; ++x) out[run_dst + x] = out[run_src + x];
@@ -284,6 +308,16 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
       group_copy_disjoint(g, out + d, out + from, g.shuffle64(run_len, r));
     }
   }
+}
+
+// The same with the block's sequences shared out in fixed strides: rank r
+// takes first + r, first + r + stride, ... (stride a multiple of the
+// group's size).
+template <class G>
+ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t k, const SequenceTriple* triples,
+                                       const uint32_t* granules, uint8_t* out, uint32_t first = 0,
+                                       uint32_t stride = G::kSize) {
+  copy_cross_block_bytes(g, blocks, k, triples, granules, out, StridedSequences{first + g.rank(), stride});
 }
 
 // D2b for compressed block k, after D2a of the block: the other match bytes,

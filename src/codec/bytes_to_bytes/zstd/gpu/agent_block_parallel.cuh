@@ -153,14 +153,13 @@ struct AgentBlockParallel {
   }
 
   // Phase D2a, after D1 of the whole wave: the match bytes read from
-  // earlier blocks; `warps` warps share block k's sequences, this one the
-  // warp-th of them (decoder/block_execution.hpp).
-  __device__ __forceinline__ void copy_cross(size_t c, uint32_t k, uint32_t warp, uint32_t warps) {
+  // earlier blocks; the warps of a thread block share block k's sequences,
+  // taking them from `tickets` (decoder/block_execution.hpp).
+  __device__ __forceinline__ void copy_cross(size_t c, uint32_t k, WarpTickets tickets) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.valid_blocks) return;
     copy_cross_block_bytes(WarpGroup{}, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
-                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), warp * WarpGroup::kSize,
-                           warps * WarpGroup::kSize);
+                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), tickets);
   }
 
   // Phase D2b, one warp per block slot, after D2a: the matches within the

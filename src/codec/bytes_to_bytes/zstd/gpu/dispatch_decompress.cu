@@ -58,13 +58,17 @@ struct WaveLayout {
     return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks) +
            entropy(chunks) + items(chunks) + kCounterBytes;
   }
-  // Chunks per wave in temp_bytes of scratch (0: not even one fits).
+  // Chunks per wave in temp_bytes of scratch (0: not even one fits): the
+  // most w with bytes(w) <= temp_bytes, so that a temp sized by bytes(n)
+  // holds n chunks (bytes(1) pads each array once, bytes(n) once for all n:
+  // temp_bytes / bytes(1) alone can come out one short).
   uint64_t wave_chunks(uint64_t temp_bytes, uint64_t num_chunks) const {
-    const uint64_t per_chunk = bytes(1);
-    uint64_t w = temp_bytes / per_chunk;
-    if (w > num_chunks) w = num_chunks;
-    if (w > 0xFFFFFFFFull / max_blocks) w = 0xFFFFFFFFull / max_blocks;  // block slots are 32-bit
+    uint64_t cap = num_chunks;
+    if (cap > 0xFFFFFFFFull / max_blocks) cap = 0xFFFFFFFFull / max_blocks;  // block slots are 32-bit
+    uint64_t w = temp_bytes / bytes(1);
+    if (w > cap) w = cap;
     while (w > 0 && bytes(w) > temp_bytes) --w;  // alignment padding
+    while (w < cap && bytes(w + 1) <= temp_bytes) ++w;
     return w;
   }
 };

@@ -114,14 +114,18 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
 
 // Phase D2a: a thread block of kCrossWarps warps per block slot. How many
 // bytes a block reads from earlier blocks, and how far back each walk goes,
-// varies a lot between blocks; many warps per block keep the heaviest one
-// from setting the kernel's time.
+// varies a lot between blocks and between sequences; many warps per block,
+// taking the block's sequences one at a time from a shared counter, keep
+// the heaviest block or lane from setting the kernel's time.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockParallelParams bp) {
+  __shared__ uint32_t next_sequence;
   const size_t slot = blockIdx.x;
   if (slot >= bp.wave_chunks * bp.max_blocks) return;
+  if (threadIdx.x == 0) next_sequence = 0;
+  __syncthreads();
   AgentBlockParallel{bp}.copy_cross(slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks),
-                                    threadIdx.x >> 5, Policy::kCrossWarps);
+                                    WarpTickets{&next_sequence});
 }
 
 template <class Policy>

@@ -31,6 +31,24 @@ struct WarpGroup {
   }
 };
 
+// Sequence tickets (decoder/block_execution.hpp's copy_cross_block_bytes)
+// from one counter in shared memory for all warps of a thread block: the
+// lanes of a warp that want one take them with a single atomic, in lane
+// order. Every lane of the warp calls it together.
+struct WarpTickets {
+  uint32_t* counter;
+  __device__ __forceinline__ uint32_t operator()(bool need) const {
+    const uint32_t mask = __ballot_sync(0xFFFFFFFFu, need);
+    if (mask == 0) return 0;
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t leader = static_cast<uint32_t>(__ffs(mask)) - 1u;
+    uint32_t base = 0;
+    if (lane == leader) base = atomicAdd(counter, static_cast<uint32_t>(__popc(mask)));
+    base = __shfl_sync(0xFFFFFFFFu, base, leader);
+    return base + static_cast<uint32_t>(__popc(mask & ((1u << lane) - 1u)));
+  }
+};
+
 // The first N lanes of a thread block, for copies shared among them
 // (decoder/block_sections.hpp's group_copy: rank() and kSize only).
 template <uint32_t N>
