@@ -126,6 +126,8 @@ __device__ int __popc(unsigned);
 __device__ int __ffs(int);
 __device__ unsigned __funnelshift_r(unsigned, unsigned, unsigned);
 __device__ unsigned __funnelshift_l(unsigned, unsigned, unsigned);
+__device__ unsigned __funnelshift_lc(unsigned, unsigned, unsigned);
+__device__ unsigned __funnelshift_rc(unsigned, unsigned, unsigned);
 __device__ void __syncthreads();
 
 // The C++ overloads of cuda_runtime.h.

@@ -144,10 +144,38 @@ struct WindowBitReader {
   ZARRGPU_HD_INLINE uint32_t read(uint32_t n);
 };
 
-// n <= 32 bits of w from bit k down (k + n <= 64); 0 when n is 0.
-ZARRGPU_HD_INLINE uint32_t window_bits(uint64_t w, uint32_t k, uint32_t n) {
-  return static_cast<uint32_t>(((w << k) >> (63 - n)) >> 1);
+// Bit extraction from a window (first bit on top) in 32-bit steps: on the
+// GPU a 64-bit shift by a variable amount is two to three instructions, a
+// funnel shift of two 32-bit halves one, and the decoders' serial chains
+// (sequence states, Huffman streams) are made of these.
+//
+// The 32 bits of w from bit k down, k < 32.
+ZARRGPU_HD_INLINE uint32_t window_word_low(uint64_t w, uint32_t k) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_l(static_cast<uint32_t>(w), static_cast<uint32_t>(w >> 32), k);
+#else
+  return static_cast<uint32_t>((w << k) >> 32);
+#endif
 }
+// The 32 bits of w from bit k down, k < 64 (zeros below bit 0).
+ZARRGPU_HD_INLINE uint32_t window_word(uint64_t w, uint32_t k) {
+#if defined(__CUDA_ARCH__)
+  return k < 32 ? window_word_low(w, k) : static_cast<uint32_t>(w) << (k - 32);
+#else
+  return static_cast<uint32_t>((w << k) >> 32);
+#endif
+}
+// The top n <= 32 bits of x; 0 when n is 0.
+ZARRGPU_HD_INLINE uint32_t top_bits(uint32_t x, uint32_t n) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_lc(x, 0u, n);  // upper half of (0:x) << min(n, 32)
+#else
+  return n == 0 ? 0u : x >> (32 - n);
+#endif
+}
+
+// n <= 32 bits of w from bit k down (k < 64, k + n <= 64); 0 when n is 0.
+ZARRGPU_HD_INLINE uint32_t window_bits(uint64_t w, uint32_t k, uint32_t n) { return top_bits(window_word(w, k), n); }
 
 ZARRGPU_HD_INLINE uint32_t WindowBitReader::read(uint32_t n) {
   const uint32_t v = window_bits(window(), 0, n);

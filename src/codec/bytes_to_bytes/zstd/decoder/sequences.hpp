@@ -158,18 +158,21 @@ struct SequenceDecoder {
     }
     // Extra bits in stream order: offset (<= 31), match length and literals
     // length (<= 16 each): one window.
+    // (Offset codes are <= 31, so the match length's bits start in the
+    // window's upper half; every state field below starts there too: table
+    // logs are <= 9.)
     const uint32_t of_code = of.symbol;
     uint64_t w = br.window();
-    *offset_value = (1u << of_code) + window_bits(w, 0, of_code);
-    *match_length = ml_base + window_bits(w, of_code, ml_bits);
-    *literals_length = ll_base + window_bits(w, of_code + ml_bits, ll_bits);
+    *offset_value = (1u << of_code) + top_bits(static_cast<uint32_t>(w >> 32), of_code);
+    *match_length = ml_base + top_bits(window_word_low(w, of_code), ml_bits);
+    *literals_length = ll_base + top_bits(window_word(w, of_code + ml_bits), ll_bits);
     br.skip(of_code + ml_bits + ll_bits);
     if (!last) {
       // State updates in order: literals lengths, match lengths, offsets (<= 26 bits).
       w = br.window();
-      state[0] = ll.base + window_bits(w, 0, ll.nb_bits);
-      state[2] = ml.base + window_bits(w, ll.nb_bits, ml.nb_bits);
-      state[1] = of.base + window_bits(w, ll.nb_bits + ml.nb_bits, of.nb_bits);
+      state[0] = ll.base + top_bits(static_cast<uint32_t>(w >> 32), ll.nb_bits);
+      state[2] = ml.base + top_bits(window_word_low(w, ll.nb_bits), ml.nb_bits);
+      state[1] = of.base + top_bits(window_word_low(w, ll.nb_bits + ml.nb_bits), of.nb_bits);
       br.skip(ll.nb_bits + ml.nb_bits + of.nb_bits);
     }
   }
