@@ -15,9 +15,9 @@
 //    with few CPU threads the GPU pays off sooner.
 // A small batch is also a small read, where the CPU's latency wins anyway.
 //
-// Batches of large frames (a chunk bound of at least kLargeFrameBytes, the
-// GPU decoder's kBlockParallelMinChunkBytes: it decodes a frame's blocks in
-// parallel) go to the GPU in any number. Measured on the CLI's ERA5-like
+// Batches of large frames (a chunk bound of at least kLargeFrameBytes, at
+// or above the GPU decoder's kBlockParallelMinChunkBytes: it decodes a
+// frame's blocks in parallel) go to the GPU in any number. Measured on the CLI's ERA5-like
 // store (481 frames of 16.6 MB, zstd-3, H200, 16 cores, 2026-11-21, warm,
 // GB/s; bench/results/gpu_read.md): GPU only 9.33, CPU threads only 4.53.
 // Sharing the batches did worse: GPU when idle, else CPU threads, 7.86;

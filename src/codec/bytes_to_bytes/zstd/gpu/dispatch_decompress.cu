@@ -127,15 +127,7 @@ bool use_block_parallel(size_t num_chunks, const DecompressOptions& options) {
     if (std::strcmp(env, "1") == 0) return true;
     if (std::strcmp(env, "0") == 0) return false;
   }
-  if (options.max_uncompressed_chunk_bytes < kBlockParallelMinChunkBytes) return false;
-  if (options.max_uncompressed_chunk_bytes >= kBlockParallelAnyCountChunkBytes) return true;
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0) {
-    return false;
-  }
-  const uint64_t resident = uint64_t(sms) * Policy::kWarpsPerBlock * Policy::kMinBlocksPerSm;
-  return uint64_t{num_chunks} * 2 <= resident;
+  return options.max_uncompressed_chunk_bytes >= kBlockParallelMinChunkBytes;
 }
 
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes,

@@ -28,9 +28,8 @@ using zarrgpu::zstd::status_name;
 //  block_parallel: a frame's blocks in parallel (walk, per-block entropy
 //                  decoding, offset resolution, execution: decoder/frame_walk.hpp
 //                  ff.) — scratch of ~5x the chunk bound per chunk of a wave.
-//  automatic:      block_parallel when chunks span several blocks and are too
-//                  few to fill the GPU one warp each (use_block_parallel()),
-//                  else one_warp.
+//  automatic:      block_parallel for chunks of two blocks or more
+//                  (use_block_parallel()), else one_warp.
 // block_parallel needs max_uncompressed_chunk_bytes (else one_warp runs) and
 // a temp size asked with the same options. ZARRGPU_ZSTD_BLOCK_PARALLEL=1|0
 // overrides `automatic` (1: always, 0: never).
@@ -54,21 +53,18 @@ bool block_parallel_requested_by_environment();
 // Whether decompress_async and get_decompress_temp_size run the
 // block-parallel path for num_chunks chunks with these options, on the
 // current device. Under `automatic`: a chunk bound of at least
-// kBlockParallelAnyCountChunkBytes; or of at least
-// kBlockParallelMinChunkBytes with num_chunks at most half of the warps the
-// one-warp kernel keeps resident (20 per SM), below which the one-warp path
-// leaves the GPU mostly idle. H200, ERA5-like float32, GB/s one warp /
-// block-parallel (bench/results/zstd_gpu.md, 2026-11-21):
-//   4 MiB x 512:    level 1 16.0 / 58.9, level 3 13.9 / 43.1, level 9 10.4 / 24.9
-//   1 MiB x 2048:   level 1 50.1 / 59.6, level 3 41.5 / 45.1, level 9 33.4 / 33.5,
-//                   and x 256 at level 19 2.1 / 2.5
-//   256 KiB x 8192: level 1 49.3 / 36.8, level 3 39.4 / 26.2, level 9 34.3 / 20.3,
-//                   and x 1024 at level 19 7.4 / 3.9
-// Two-block chunks lose at every level: the split's fixed costs are not
-// repaid by two warps per chunk; from 1 MiB (8 blocks) the split wins or
-// ties however many chunks there are.
-inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{512} << 10;
-inline constexpr uint64_t kBlockParallelAnyCountChunkBytes = uint64_t{1} << 20;
+// kBlockParallelMinChunkBytes (two 128 KiB blocks), however many chunks.
+// H200, ERA5-like float32, GB/s one warp / block-parallel, same run
+// (bench/results/zstd_gpu.md, 2026-11-22; nvCOMP in brackets):
+//   4 MiB x 512:    level 1 22.1 / 109.8, level 3 18.4 / 67.2, level 9 13.3 / 34.8
+//   1 MiB x 2048:   level 1 76.2 / 104.4, level 3 58.7 / 67.1, level 9 45.6 / 45.3
+//   256 KiB x 8192: level 1 78.1 / 88.0 [85.1], level 3 55.6 / 55.7, level 9 46.9 / 44.0,
+//                   and x 1024 at level 19 8.9 / 9.7
+//   64 KiB x 32768: level 1 89.4 / 80.4, level 3 83.7 / 73.9 (one block: one warp)
+// Level 9 at 256 KiB loses 6% by the split; levels 1 and 19 gain 10%.
+// (Before the cross-block step took its sequences from a shared counter,
+// two-block chunks lost at every level and the threshold was 512 KiB.)
+inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{256} << 10;
 bool use_block_parallel(size_t num_chunks, const DecompressOptions& options);
 
 // Return value of the host calls: 0 on success, else a cudaError_t value
