@@ -39,18 +39,21 @@ ZARRGPU_HD_INLINE Literals block_literals(const uint8_t* chunk, const BlockRecor
   return lit;
 }
 
-// D1 also indexes each compressed block's matches by 16-byte granule of its
+// D1 also indexes each compressed block's matches by 32-byte granule of its
 // output: for granule i, the first sequence whose match ends after the
 // granule's first byte. D2's walks start there instead of searching all of
 // a block's sequences (one load and a step or two, not ~14 dependent loads).
-// The granule is small because a walk steps through the sequences of its
-// granule one dependent load at a time: on smooth float fields (~11 output
-// bytes per sequence) 64-byte granules cost 3.5 such loads per step, 16-byte
-// ones 0.9, for a quarter of the output in index.
+// A walk steps through the sequences of its granule one dependent load at a
+// time: on smooth float fields (~11 output bytes per sequence) that is 3.5
+// such loads per step with 64-byte granules, 1.7 with 32-byte ones, 0.9 with
+// 16-byte ones. The index is part of every chunk's scratch, though: at 16
+// bytes it made a 1 MiB chunk's 2% larger, and the Zstd bench's temp then
+// held one B2/B3 round per wave instead of two (level 3, 1 MiB: 74.5 ->
+// 68.7 GB/s, H200); 32 bytes keep two.
 // Block j's granules start at (output_offset >> kGranuleShift) + j: apart
 // from the next block's, and a chunk of n output bytes in m blocks needs
 // granule_entries(n, m) of them.
-inline constexpr uint32_t kGranuleShift = 4;
+inline constexpr uint32_t kGranuleShift = 5;
 ZARRGPU_HD_INLINE uint64_t granule_entries(uint64_t bytes, uint64_t blocks) {
   return (bytes >> kGranuleShift) + blocks + 1;
 }

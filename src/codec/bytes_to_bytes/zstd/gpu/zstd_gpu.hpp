@@ -56,12 +56,12 @@ bool block_parallel_requested_by_environment();
 // kBlockParallelMinChunkBytes (two 128 KiB blocks), however many chunks.
 // H200, ERA5-like float32, GB/s one warp / block-parallel, same run
 // (bench/results/zstd_gpu.md, 2026-11-22; nvCOMP in brackets):
-//   4 MiB x 512:    level 1 22.1 / 109.8, level 3 18.4 / 67.2, level 9 13.3 / 34.8
-//   1 MiB x 2048:   level 1 76.2 / 104.4, level 3 58.7 / 67.1, level 9 45.6 / 45.3
-//   256 KiB x 8192: level 1 78.1 / 88.0 [85.1], level 3 55.6 / 55.7, level 9 46.9 / 44.0,
+//   4 MiB x 512:    level 1 22.4 / 113.3, level 3 18.7 / 69.4, level 9 13.5 / 35.1
+//   1 MiB x 2048:   level 1 77.2 / 115.4, level 3 59.2 / 74.5, level 9 46.0 / 50.1
+//   256 KiB x 8192: level 1 79.1 / 90.1 [86.7], level 3 55.8 / 57.1, level 9 46.8 / 45.2,
 //                   and x 1024 at level 19 8.9 / 9.7
-//   64 KiB x 32768: level 1 89.4 / 80.4, level 3 83.7 / 73.9 (one block: one warp)
-// Level 9 at 256 KiB loses 6% by the split; levels 1 and 19 gain 10%.
+//   64 KiB x 32768: level 1 90.7 / 82.7, level 3 84.5 / 75.7 (one block: one warp)
+// Level 9 at 256 KiB loses 4% by the split; levels 1 and 19 gain 10-14%.
 // (Before the cross-block step took its sequences from a shared counter,
 // two-block chunks lost at every level and the threshold was 512 KiB.)
 inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{256} << 10;
