@@ -4,7 +4,8 @@
 // Environment (read once per call to from_environment):
 //   ZARRGPU_STAGING_BYTES  bytes per pinned slot, e.g. "256M", "1G", "65536" (default 256 MiB)
 //   ZARRGPU_STAGING_SLOTS  slots in the ring, 2..16 (default 3: fetch k+1 while k decodes and k-1 drains)
-//   ZARRGPU_SCRATCH_BYTES  device bytes of decoded chunks per batch (default 2x the slot size)
+//   ZARRGPU_SCRATCH_BYTES  device bytes of decoded chunks per batch (default 2x the slot size);
+//                          the GPU Zstd decoder's temp per slot is up to 6x this
 #pragma once
 
 #include <cstddef>

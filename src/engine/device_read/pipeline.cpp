@@ -389,8 +389,14 @@ class Reader {
     slot.copied.record(s);
     const std::size_t nz = L.zstd_items;
     if (nz) {
-      // Block-parallel scratch up to 4x the batch's decoded scratch (more waves past it).
-      const std::size_t budget = 4 * config_.scratch_bytes;
+      // Block-parallel scratch up to 6x the batch's decoded scratch: the
+      // decoder asks ~5.7x a large frame (its triples alone are 4x), so a
+      // full batch of them decodes in one wave. At 4x a batch of 26 frames
+      // of 16.6 MB ran as two waves of 13 and the 8 GB read at 12.1 GB/s;
+      // in one wave at 14.3 (H200, bench/gpu/read_sweep.sh). The temp is
+      // what the batch needs (2.45 GB there), up to 3 GiB per slot at the
+      // default 512 MiB of scratch.
+      const std::size_t budget = 6 * config_.scratch_bytes;
       const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes, budget);
       slot.temp.reserve(temp);
       GpuZstd::decompress(reinterpret_cast<const void* const*>(dev + d.zstd_in_ptrs),
