@@ -6,6 +6,7 @@
 # defaults). SWEEP_STEPS time steps of 721 x 1440 x 4 float32 (default 481,
 # ~8 GB, as bench/gpu_read), SWEEP_VARIANT (zstd), SWEEP_REPEAT (3). Each row
 # first reads once with ZARRGPU_ZSTD_TRACE=1 and counts the decoder's wave plans.
+# SWEEP_COLD=1: each timed read starts from a dropped page cache (root only).
 # Writes $OUT/read_sweep.txt (or bench/results/).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,18 +28,28 @@ r = json.loads(sys.stdin.read())
 s = r["stats"]
 print(f"{r['zarrgpu_gbps']:.2f} GB/s (runs {r['all_gbps']}); {s['batches']} batches, total {s['seconds_total']:.3f}s, "
       f"I/O {s['seconds_io']:.3f}s, H2D {s['seconds_h2d']:.3f}s, GPU decode {s['seconds_gpu_decode']:.3f}s; "
-      f"zstd on GPU {s['zstd_gpu_chunks']}, CPU {s['zstd_cpu_chunks']}")
+      f"zstd on GPU {s['zstd_gpu_chunks']}, CPU {s['zstd_cpu_chunks']}; "
+      f"stored bytes {s['bytes_read'] / max(s['seconds_total'], 1e-9) / 1e9:.2f} GB/s (last run)")
 EOF2
 )
 [ $# -gt 0 ] || set -- ""
 {
-  echo "# full warm reads of $store ($(date -u +'%F %H:%M UTC'), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1))"
+  echo "# full $([ "${SWEEP_COLD:-0}" = 1 ] && echo cold || echo warm) reads of $store ($(date -u +'%F %H:%M UTC'), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1))"
   for settings in "$@"; do
     echo "## ${settings:-defaults}"
     env $settings ZARRGPU_ZSTD_TRACE=1 timeout 120 "$bench" "$store" --mode full --repeat 1 2>&1 >/dev/null |
       sort | uniq -c | sort -rn | head -4
-    env $settings timeout 120 "$bench" "$store" --mode full --repeat "${SWEEP_REPEAT:-3}" 2>&1 | tail -1 |
-      python3 -c "$summary" || echo "failed"
+    if [ "${SWEEP_COLD:-0}" = 1 ]; then
+      # Cold: the page cache dropped before each run (as root), one read per run.
+      for r in $(seq "${SWEEP_REPEAT:-3}"); do
+        sync; echo 3 > /proc/sys/vm/drop_caches || { echo "cannot drop the page cache"; break; }
+        env $settings timeout 120 "$bench" "$store" --mode full --repeat 1 2>&1 | tail -1 |
+          python3 -c "$summary" | sed 's/^/cold: /' || echo "failed"
+      done
+    else
+      env $settings timeout 120 "$bench" "$store" --mode full --repeat "${SWEEP_REPEAT:-3}" 2>&1 | tail -1 |
+        python3 -c "$summary" || echo "failed"
+    fi
   done
 } > "$report" 2>&1
 cat "$report"
