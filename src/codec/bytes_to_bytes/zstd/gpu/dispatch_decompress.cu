@@ -22,6 +22,7 @@
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_block_parallel.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_decompress.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
+#include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
 #include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
 
 namespace zarrgpu::zstd::gpu {
@@ -30,48 +31,6 @@ namespace {
 using Policy = DecompressPolicySm90;
 using BpPolicy = BlockParallelPolicySm90;
 constexpr size_t kTempBytes = 256;  // the one-warp path's reservation; it uses none
-
-constexpr uint64_t align_up(uint64_t v) { return (v + 255) & ~uint64_t{255}; }
-
-// Scratch of one chunk in a wave, and the record counts it is carved for.
-struct WaveLayout {
-  uint64_t max_chunk_bytes;
-  uint32_t max_frames;
-  uint32_t max_blocks;
-
-  explicit WaveLayout(size_t max_uncompressed)
-      : max_chunk_bytes(max_uncompressed),
-        max_frames(BpPolicy::kMaxFrames),
-        max_blocks(static_cast<uint32_t>(max_uncompressed / BpPolicy::kBytesPerBlockSlot) +
-                   BpPolicy::kExtraBlockSlots) {}
-  uint64_t plans(uint64_t chunks) const { return align_up(chunks * sizeof(ChunkPlan)); }
-  uint64_t frames(uint64_t chunks) const { return align_up(chunks * max_frames * sizeof(FrameRecord)); }
-  uint64_t blocks(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockRecord)); }
-  uint64_t literals(uint64_t chunks) const { return align_up(chunks * max_chunk_bytes); }
-  uint64_t triples(uint64_t chunks) const { return align_up(chunks * (max_chunk_bytes / 3) * sizeof(SequenceTriple)); }
-  uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes, max_blocks); }
-  uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(uint32_t)); }
-  uint64_t entropy(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockEntropy)); }
-  uint64_t items(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(uint32_t)); }
-  static constexpr uint64_t kCounterBytes = 256;
-  uint64_t bytes(uint64_t chunks) const {
-    return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks) +
-           entropy(chunks) + items(chunks) + kCounterBytes;
-  }
-  // Chunks per wave in temp_bytes of scratch (0: not even one fits): the
-  // most w with bytes(w) <= temp_bytes, so that a temp sized by bytes(n)
-  // holds n chunks (bytes(1) pads each array once, bytes(n) once for all n:
-  // temp_bytes / bytes(1) alone can come out one short).
-  uint64_t wave_chunks(uint64_t temp_bytes, uint64_t num_chunks) const {
-    uint64_t cap = num_chunks;
-    if (cap > 0xFFFFFFFFull / max_blocks) cap = 0xFFFFFFFFull / max_blocks;  // block slots are 32-bit
-    uint64_t w = temp_bytes / bytes(1);
-    if (w > cap) w = cap;
-    while (w > 0 && bytes(w) > temp_bytes) --w;  // alignment padding
-    while (w < cap && bytes(w + 1) <= temp_bytes) ++w;
-    return w;
-  }
-};
 
 // Blocks that B2 and B3 run in one round on the current device. Both are
 // latency-bound (each lane one long serial loop), so a wave of a few more
@@ -172,21 +131,11 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   const WaveLayout layout(options.max_uncompressed_chunk_bytes);
   uint64_t wave = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
   if (wave != 0 && wave < num_chunks) {
-    // Several waves. B2 and B3 run a wave in rounds (entropy_round_blocks),
-    // so waves hold whole rounds where the temp has room for one (blocks
-    // estimated as libzstd writes them, 128 KiB each); otherwise they are
-    // of equal size: 16 chunks in a temp for 12 run as 8 + 8, not as 12 + a
-    // last wave that leaves most of the chip idle.
-    const uint64_t per_chunk = (layout.max_chunk_bytes + BpPolicy::kTypicalBlockBytes - 1) / BpPolicy::kTypicalBlockBytes;
+    // Several waves, cut in whole B2/B3 rounds where they can be
+    // (wave_layout.hpp).
     const uint64_t round = entropy_round_blocks();
-    const uint64_t round_chunks = per_chunk == 0 ? 0 : round / per_chunk;
     const uint64_t room = wave;
-    if (round_chunks != 0 && wave >= round_chunks) {
-      wave = wave / round_chunks * round_chunks;
-    } else {
-      const uint64_t waves = (num_chunks + wave - 1) / wave;
-      wave = (num_chunks + waves - 1) / waves;
-    }
+    wave = cut_waves(room, num_chunks, layout.max_chunk_bytes, round);
     if (trace_requested()) {
       std::fprintf(stderr, "zarrgpu zstd: %zu chunks, temp for %llu, rounds of %llu blocks: waves of %llu chunks\n",
                    num_chunks, static_cast<unsigned long long>(room), static_cast<unsigned long long>(round),

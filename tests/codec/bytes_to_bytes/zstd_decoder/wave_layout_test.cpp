@@ -1,0 +1,85 @@
+// The GPU decoder's wave arithmetic (gpu/wave_layout.hpp), on the host: how
+// many chunks a temp holds and how a batch is cut into waves. Each of these
+// cost measurable GPU time when it was wrong (bench/zstd_gpu/NOTES.md, v8).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
+
+namespace zarrgpu::zstd::gpu {
+namespace {
+
+constexpr uint64_t kKiB = 1024, kMiB = 1024 * 1024;
+// Chunk bounds of the Zstd bench, of small chunks, and of the CLI's ERA5 time step.
+constexpr uint64_t kChunkBytes[] = {4 * kKiB, 64 * kKiB, 256 * kKiB, kMiB, 4 * kMiB, 721 * 1440 * 4 * 4};
+
+// A temp asked for n chunks (get_decompress_temp_size: bytes(n)) holds n:
+// wave_chunks() once came out one short, the padding of each array being
+// counted once per chunk.
+TEST(ZstdWaveLayout, ATempSizedForNChunksHoldsN) {
+  for (const uint64_t chunk : kChunkBytes) {
+    const WaveLayout layout(chunk);
+    for (uint64_t n = 1; n <= 3000; n += (n < 64 ? 1 : 37)) {
+      ASSERT_EQ(layout.wave_chunks(layout.bytes(n), n), n) << "chunk " << chunk << ", n " << n;
+      ASSERT_EQ(layout.wave_chunks(layout.bytes(n), n + 100), n) << "chunk " << chunk << ", n " << n;
+      ASSERT_EQ(layout.wave_chunks(layout.bytes(n) - 1, n + 100), n - 1) << "chunk " << chunk << ", n " << n;
+    }
+  }
+}
+
+// wave_chunks() is the most chunks whose bytes fit, for any temp.
+TEST(ZstdWaveLayout, WaveChunksIsTheMostThatFit) {
+  for (const uint64_t chunk : kChunkBytes) {
+    const WaveLayout layout(chunk);
+    for (uint64_t temp = 0; temp < 64 * layout.bytes(1); temp += layout.bytes(1) / 7 + 1) {
+      const uint64_t w = layout.wave_chunks(temp, 1000);
+      if (w > 0) {
+        ASSERT_LE(layout.bytes(w), temp);
+      }
+      ASSERT_GT(layout.bytes(w + 1), temp) << "chunk " << chunk << ", temp " << temp;
+    }
+  }
+}
+
+// Waves never exceed the room, cover the batch in as few waves as the room
+// allows when they cannot hold a round, and hold whole rounds otherwise.
+TEST(ZstdWaveLayout, WavesAreWholeRoundsOrEqual) {
+  for (const uint64_t chunk : kChunkBytes) {
+    const uint64_t per_chunk = (chunk + 128 * kKiB - 1) / (128 * kKiB);
+    for (const uint64_t round : {uint64_t{0}, uint64_t{700}, uint64_t{5544}, uint64_t{9000}}) {
+      const uint64_t round_chunks = round / per_chunk;
+      for (uint64_t n = 2; n <= 5000; n = n * 3 / 2 + 1) {
+        for (uint64_t room = 1; room < n; room = room * 2 + 1) {
+          const uint64_t w = cut_waves(room, n, chunk, round);
+          ASSERT_GE(w, 1u);
+          ASSERT_LE(w, room) << "chunk " << chunk << ", round " << round << ", n " << n << ", room " << room;
+          if (round_chunks != 0 && room >= round_chunks) {
+            EXPECT_EQ(w % round_chunks, 0u) << "not whole rounds: chunk " << chunk << ", room " << room;
+            EXPECT_GT(w + round_chunks, room) << "a whole round more would fit";
+          } else {
+            const uint64_t fewest = (n + room - 1) / room;
+            EXPECT_EQ((n + w - 1) / w, fewest) << "more waves than the room needs";
+          }
+        }
+      }
+    }
+  }
+  // The example of the rule: 16 chunks in a temp for 12 run as 8 + 8.
+  EXPECT_EQ(cut_waves(12, 16, 16 * kMiB, 5544), 8u);
+}
+
+// The Zstd bench's 1 MiB rows: the default 8 GiB wave temp holds two rounds
+// of the H200 (5,544 blocks in B2/B3, 8 blocks per chunk: 1,386 chunks).
+// 16-byte granules once made each chunk's scratch 2% larger, the temp then
+// held one round per wave, and level 3 fell from 74.5 to 68.7 GB/s. A
+// layout change that trips this should say what it costs on the GPU.
+TEST(ZstdWaveLayout, TheBenchsMiBChunksKeepTwoRoundsPerWave) {
+  const WaveLayout layout(kMiB);
+  const uint64_t room = layout.wave_chunks(BlockParallelPolicySm90::kWaveTempBytes, 2048);
+  EXPECT_GE(room, 1386u);
+  EXPECT_EQ(cut_waves(room, 2048, kMiB, 5544), 1386u);
+}
+
+}  // namespace
+}  // namespace zarrgpu::zstd::gpu
