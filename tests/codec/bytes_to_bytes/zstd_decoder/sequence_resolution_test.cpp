@@ -241,8 +241,9 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
 
 // B1 by N ranks hands B2 and B3 what one rank hands them: the same
 // records, stream places and tables; and B2 and B3 from either give the same
-// literals and triples (B3 once with length codes computed, once looked up). Real blocks (many, with repeated and treeless
-// tables) and blocks with a flipped bit.
+// literals and triples (B3 once with length codes computed, once looked
+// up). Real blocks (many, with repeated and treeless tables) and blocks
+// with a flipped bit.
 template <uint32_t N>
 void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& what) {
   ChunkPlan plan;
@@ -428,10 +429,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
             } else if (grouped[k] == 2) {
               std::atomic<uint32_t> next{0};
               run_group<4>([&](ThreadGroup<4> g) {
-                copy_cross_block_bytes(g, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
-                                       SharedTickets{&next});
-                g.sync();
-                execute_in_block_matches(g, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data());
+                execute_block_matches(g, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
+                                      SharedTickets{&next});
               });
             } else {
               execute_block_matches(SerialGroup{}, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data());

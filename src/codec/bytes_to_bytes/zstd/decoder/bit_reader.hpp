@@ -87,12 +87,7 @@ struct AlignedWords {
       return v;
 #endif
     }
-    uint64_t v = 0;
-    for (int64_t b = 0; b < 8; ++b) {
-      const int64_t q = rel + b;
-      if (q >= 0 && q < size) v |= static_cast<uint64_t>(base[q]) << (8 * b);
-    }
-    return v;
+    return load_le64_zero_filled(base, rel, static_cast<size_t>(size));  // at the stream's edges
   }
 };
 

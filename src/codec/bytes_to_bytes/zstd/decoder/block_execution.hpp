@@ -275,8 +275,9 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
   bool walking = false, more = true;
   EarlierBlocks::Walk w{};
   while (g.any(more)) {
-    const uint32_t i = tickets(more && !walking && u >= n);
-    if (more && !walking && u >= n) {
+    const bool take = more && !walking && u >= n;  // the last sequence is done
+    const uint32_t i = tickets(take);
+    if (take) {
       if (i < b.sequence_count) {
         const SequenceTriple s = t[i];
         u = 0;
@@ -313,14 +314,12 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
   }
 }
 
-// The same with the block's sequences shared out in fixed strides: rank r
-// takes first + r, first + r + stride, ... (stride a multiple of the
-// group's size).
+// The same with the block's sequences shared out among the group's ranks in
+// fixed strides.
 template <class G>
 ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t k, const SequenceTriple* triples,
-                                       const uint32_t* granules, uint8_t* out, uint32_t first = 0,
-                                       uint32_t stride = G::kSize) {
-  copy_cross_block_bytes(g, blocks, k, triples, granules, out, StridedSequences{first + g.rank(), stride});
+                                       const uint32_t* granules, uint8_t* out) {
+  copy_cross_block_bytes(g, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
 }
 
 // D2b for compressed block k, after D2a of the block: the other match bytes,
@@ -371,13 +370,21 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
   }
 }
 
-// D2 for compressed block k by one group: D2a then D2b.
+// D2 for compressed block k by one group: D2a (its sequences from
+// `tickets`, as copy_cross_block_bytes) then D2b.
+template <class G, class Tickets>
+ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord* blocks, uint32_t k,
+                                      const SequenceTriple* triples, const uint32_t* granules, uint8_t* out,
+                                      Tickets&& tickets) {
+  copy_cross_block_bytes(g, blocks, k, triples, granules, out, tickets);
+  g.sync();  // D2b's batches read what every rank's D2a wrote
+  execute_in_block_matches(g, sb, blocks, k, triples, granules, out);
+}
+
 template <class G>
 ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord* blocks, uint32_t k,
                                       const SequenceTriple* triples, const uint32_t* granules, uint8_t* out) {
-  copy_cross_block_bytes(g, blocks, k, triples, granules, out);
-  g.sync();  // D2b's batches read what every rank's D2a wrote
-  execute_in_block_matches(g, sb, blocks, k, triples, granules, out);
+  execute_block_matches(g, sb, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
 }
 
 // After phase D: the checksums of the frames that phase C completed, in

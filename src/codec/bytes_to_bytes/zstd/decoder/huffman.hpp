@@ -157,7 +157,7 @@ ZARRGPU_HD_INLINE bool decode_huffman_stream(const HuffmanEntry* table, uint32_t
     top <<= e0.nb_bits;
     const HuffmanEntry e1 = table[top >> drop];
     uint32_t k = e0.nb_bits + e1.nb_bits;  // <= 22
-    top = static_cast<uint32_t>((w << k) >> 32);
+    top = window_word_low(w, k);
     const HuffmanEntry e2 = table[top >> drop];
     top <<= e2.nb_bits;
     const HuffmanEntry e3 = table[top >> drop];

@@ -157,10 +157,9 @@ struct SequenceDecoder {
       match_length_code(ml.symbol, &ml_base, &ml_bits);
     }
     // Extra bits in stream order: offset (<= 31), match length and literals
-    // length (<= 16 each): one window.
-    // (Offset codes are <= 31, so the match length's bits start in the
-    // window's upper half; every state field below starts there too: table
-    // logs are <= 9.)
+    // length (<= 16 each): one window. Offset codes are <= 31, so the match
+    // length's bits start in the window's upper half; so does every state
+    // field below (table logs are <= 9).
     const uint32_t of_code = of.symbol;
     uint64_t w = br.window();
     *offset_value = (1u << of_code) + top_bits(static_cast<uint32_t>(w >> 32), of_code);

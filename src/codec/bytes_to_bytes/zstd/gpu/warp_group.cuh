@@ -50,7 +50,8 @@ struct WarpTickets {
 };
 
 // The first N lanes of a thread block, for copies shared among them
-// (decoder/block_sections.hpp's group_copy: rank() and kSize only).
+// (decoder/sequence_execution.hpp's group_copy_disjoint: rank() and kSize
+// only).
 template <uint32_t N>
 struct LaneGroup {
   static constexpr uint32_t kSize = N;

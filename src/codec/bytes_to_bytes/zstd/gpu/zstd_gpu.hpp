@@ -51,8 +51,8 @@ struct DecompressOptions {
 bool block_parallel_requested_by_environment();
 
 // Whether decompress_async and get_decompress_temp_size run the
-// block-parallel path for num_chunks chunks with these options, on the
-// current device. Under `automatic`: a chunk bound of at least
+// block-parallel path for num_chunks chunks with these options. Under
+// `automatic`: a chunk bound of at least
 // kBlockParallelMinChunkBytes (two 128 KiB blocks), however many chunks.
 // H200, ERA5-like float32, GB/s one warp / block-parallel, same run
 // (bench/results/zstd_gpu.md, 2026-11-22; nvCOMP in brackets):
