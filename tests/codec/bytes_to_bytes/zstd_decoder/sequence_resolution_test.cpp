@@ -365,14 +365,14 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // D1 on a thread per block, later blocks first; every eighth block as a
       // group of 4 ranks (batches prepared by prefix sums, rounds carried).
       Bytes out(data.size(), 0xAA);
-      std::vector<uint32_t> granules(granule_entries(data.size(), n), 0xDEADBEEFu);
+      std::vector<uint32_t> granules(granule_entries(data.size()), 0xDEADBEEFu);
       {
         std::vector<std::thread> threads;
         for (uint32_t k = n; k-- > 0;) {
           threads.emplace_back([&, k] {
             SequenceBatch sb{};
             auto d1 = [&](auto g) {
-              write_block_literals(g, sb, frame.data(), p.blocks[k], k, p.literals.data(), p.triples.data(),
+              write_block_literals(g, sb, frame.data(), p.blocks[k], p.literals.data(), p.triples.data(),
                                    granules.data(), out.data());
             };
             if (k % 8 == 3) run_group<4>(d1);
@@ -409,7 +409,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         if (b.type != BlockType::compressed) continue;
         for (uint32_t i = 0; i < b.sequence_count; ++i) {
           const SequenceTriple& t = placed[b.triples_offset + i];
-          if (t.offset > t.match_start) cross[k] += std::min(t.match_length, t.offset - t.match_start);
+          const uint32_t in_block = t.match_start - static_cast<uint32_t>(b.output_offset);
+          if (t.offset > in_block) cross[k] += std::min(t.match_length, t.offset - in_block);
         }
       }
       std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return cross[a] > cross[b]; });
@@ -441,31 +442,33 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       }
       ASSERT_TRUE(out == data) << data_kind_name(kind) << " level " << level;
 
-      // D1 put each match's start, counted from its block, where the literals
-      // length was, and indexed the block's granules of 2^kGranuleShift
-      // bytes: the first sequence whose match ends after the granule's first byte.
+      // The walk gave every block the chunk's count of sequences before it,
+      // so the triples are one list in block order. D1 put each match's
+      // start, counted from the chunk's start, where the literals length
+      // was, and indexed the chunk's granules of 2^kGranuleShift bytes: the
+      // first of the chunk's sequences whose match ends after the granule's
+      // first byte.
+      std::vector<uint64_t> match_end;
       for (uint32_t k = 0; k < n; ++k) {
         const BlockRecord& b = p.blocks[k];
-        if (b.type != BlockType::compressed || b.sequence_count == 0) continue;
-        uint32_t pos = 0;
-        std::vector<uint32_t> match_end(b.sequence_count);
+        ASSERT_EQ(b.triples_offset, match_end.size()) << "block " << k;
+        if (b.type != BlockType::compressed) continue;
+        uint64_t pos = b.output_offset;
         for (uint32_t i = 0; i < b.sequence_count; ++i) {
           pos += as_decoded[b.triples_offset + i].literals_length;
           ASSERT_EQ(placed[b.triples_offset + i].match_start, pos);
           pos += as_decoded[b.triples_offset + i].match_length;
-          match_end[i] = pos;
+          match_end.push_back(pos);
         }
-        const uint64_t size = pos + (b.literals_size - [&] {
-          uint64_t lits = 0;
-          for (uint32_t i = 0; i < b.sequence_count; ++i) lits += as_decoded[b.triples_offset + i].literals_length;
-          return lits;
-        }());
-        constexpr uint64_t kGranule = uint64_t{1} << kGranuleShift;
-        for (uint64_t gi = 0; gi < (size + kGranule - 1) / kGranule; ++gi) {
-          uint32_t first = 0;
-          while (first < b.sequence_count && match_end[first] <= gi * kGranule) ++first;
-          ASSERT_EQ(granules[granule_base(b, k) + gi], first) << "block " << k << " granule " << gi;
-        }
+      }
+      constexpr uint64_t kGranule = uint64_t{1} << kGranuleShift;
+      size_t first = 0;
+      for (uint64_t q = 0; q < (data.size() + kGranule - 1) / kGranule; ++q) {
+        while (first < match_end.size() && match_end[first] <= q * kGranule) ++first;
+        ASSERT_EQ(granules[q], first) << "granule " << q;
+      }
+      for (uint64_t q = (data.size() + kGranule - 1) / kGranule; q < granules.size(); ++q) {
+        ASSERT_EQ(granules[q], 0xDEADBEEFu) << "an index entry past the output";
       }
     }
   }

@@ -39,43 +39,60 @@ ZARRGPU_HD_INLINE Literals block_literals(const uint8_t* chunk, const BlockRecor
   return lit;
 }
 
-// D1 also indexes each compressed block's matches by 32-byte granule of its
-// output: for granule i, the first sequence whose match ends after the
-// granule's first byte. D2's walks start there instead of searching all of
-// a block's sequences (one load and a step or two, not ~14 dependent loads).
-// A walk steps through the sequences of its granule one dependent load at a
-// time: on smooth float fields (~11 output bytes per sequence) that is 3.5
-// such loads per step with 64-byte granules, 1.7 with 32-byte ones, 0.9 with
-// 16-byte ones. The index is part of every chunk's scratch, though: at 16
-// bytes it made a 1 MiB chunk's 2% larger, and the Zstd bench's temp then
+// D1 also indexes the chunk's matches by 32-byte granule of its output:
+// for granule q, the first of the chunk's sequences whose match ends after
+// byte 32q (match starts count from the chunk's start and its triples lie
+// in block order, so match ends grow strictly across the whole chunk; a
+// granule with no match ending after it in its block takes the first
+// sequence of the blocks after it). A D2 walk starts there: one load, then
+// the sequences of the granule one dependent load at a time, with no
+// lookup of the block that holds the byte. On smooth float fields (~11
+// output bytes per sequence) that is 0.9 extra loads per step with 32-byte
+// granules. The index is part of every chunk's scratch, though: 16-byte
+// granules made a 1 MiB chunk's 2% larger, and the Zstd bench's temp then
 // held one B2/B3 round per wave instead of two (level 3, 1 MiB: 74.5 ->
-// 68.7 GB/s, H200); 32 bytes keep two.
-// Block j's granules start at (output_offset >> kGranuleShift) + j: apart
-// from the next block's, and a chunk of n output bytes in m blocks needs
-// granule_entries(n, m) of them.
+// 68.7 GB/s, H200); 32 bytes keep two. A chunk of n output bytes needs
+// granule_entries(n) of them.
 inline constexpr uint32_t kGranuleShift = 5;
-ZARRGPU_HD_INLINE uint64_t granule_entries(uint64_t bytes, uint64_t blocks) {
-  return (bytes >> kGranuleShift) + blocks + 1;
-}
-ZARRGPU_HD_INLINE uint64_t granule_base(const BlockRecord& b, uint32_t j) {
-  return (b.output_offset >> kGranuleShift) + j;
+ZARRGPU_HD_INLINE uint64_t granule_entries(uint64_t bytes) { return (bytes >> kGranuleShift) + 1; }
+
+// The granules whose first byte lies in a block's output [start, end): its
+// `count` sequences t[0, count) own those up to their match ends (sequence
+// i, the chunk's sequence first + i, the granules from ceil(end(i - 1) /
+// 32) to below ceil(end(i) / 32)), and the rest go to the chunk's next
+// sequence, first + count. Each rank writes its sequences' granules: two
+// loads each, not a binary search.
+template <class G>
+ZARRGPU_HD void index_block_granules(G g, uint32_t* granules, uint64_t start, uint64_t end, const SequenceTriple* t,
+                                     uint32_t first, uint32_t count) {
+  constexpr uint64_t kGranule = uint64_t{1} << kGranuleShift;
+  auto ceil_granule = [](uint64_t byte) { return (byte + kGranule - 1) >> kGranuleShift; };
+  auto end_of = [t](uint32_t i) { return uint64_t{t[i].match_start} + t[i].match_length; };
+  const uint64_t lo = ceil_granule(start), hi = ceil_granule(end);
+  for (uint32_t i = g.rank(); i < count; i += G::kSize) {
+    const uint64_t from = i == 0 ? lo : ceil_granule(end_of(i - 1));
+    const uint64_t to = ceil_granule(end_of(i)) < hi ? ceil_granule(end_of(i)) : hi;
+    for (uint64_t q = from; q < to; ++q) granules[q] = first + i;
+  }
+  const uint64_t past = count == 0 ? lo : ceil_granule(end_of(count - 1));
+  for (uint64_t q = past + g.rank(); q < hi; q += G::kSize) granules[q] = first + count;
 }
 
-// D1 for block b, block k of its chunk (validated by phase C).
+// D1 for block b of its chunk (validated by phase C).
 template <class G>
-ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chunk, const BlockRecord& b, uint32_t k,
+ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chunk, const BlockRecord& b,
                                      const uint8_t* literals_scratch, SequenceTriple* triples, uint32_t* granules,
                                      uint8_t* out) {
   uint8_t* const block_out = out + b.output_offset;
-  if (b.type == BlockType::raw) {
-    group_copy_disjoint(g, block_out, chunk + b.src_offset, b.size);
-    return;
-  }
-  if (b.type == BlockType::rle) {
-    group_fill(g, block_out, chunk[b.src_offset], b.size);
+  if (b.type != BlockType::compressed) {
+    if (b.type == BlockType::raw) group_copy_disjoint(g, block_out, chunk + b.src_offset, b.size);
+    else group_fill(g, block_out, chunk[b.src_offset], b.size);
+    index_block_granules(g, granules, b.output_offset, b.output_offset + b.size, nullptr, b.triples_offset, 0);
     return;
   }
   const Literals lit = block_literals(chunk, b, literals_scratch);
+  // Match starts count from the chunk's start; chunk_limits() keeps them 32-bit.
+  const uint32_t block_start = static_cast<uint32_t>(b.output_offset);
   size_t op = 0, lit_pos = 0;  // in the block's output and its literals
   SequenceTriple* t = triples + b.triples_offset;
   for (uint32_t done = 0; done < b.sequence_count;) {
@@ -92,7 +109,7 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
       const uint32_t literals = literals_before + g.inclusive_sum(ll);
       const uint32_t matches = matches_before + g.inclusive_sum(ml);
       if (i < n) {
-        t[done + i].match_start = static_cast<uint32_t>(op) + literals + matches - ml;
+        t[done + i].match_start = block_start + static_cast<uint32_t>(op) + literals + matches - ml;
         sb.literals_end[i] = literals;
         sb.matches_end[i] = matches;
       }
@@ -108,83 +125,61 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
     done += n;
   }
   copy_literals(g, block_out + op, lit, lit_pos, lit.size - lit_pos);
-  if (b.sequence_count == 0) return;
-  g.sync();  // every rank's match starts are in place
+  if (b.sequence_count > 0) g.sync();  // every rank's match starts are in place
   const uint64_t size = op + (lit.size - lit_pos);
-  uint32_t* const index = granules + granule_base(b, k);
-  // Granule j's entry is the first sequence i whose match ends after
-  // kGranule * j: sequence i owns the granules from ceil(end(i - 1) /
-  // kGranule) to below ceil(end(i) / kGranule) (match ends grow strictly:
-  // matches are >= 3 bytes),
-  // and those past the last match's end take sequence_count. Each rank
-  // writes its sequences' granules: two loads each, not a binary search.
-  constexpr uint32_t kGranule = 1u << kGranuleShift;
-  const uint64_t granule_count = (size + kGranule - 1) >> kGranuleShift;
-  auto end_of = [t](uint32_t i) { return uint64_t{t[i].match_start} + t[i].match_length; };
-  for (uint32_t i = g.rank(); i < b.sequence_count; i += G::kSize) {
-    const uint64_t from = i == 0 ? 0 : (end_of(i - 1) + kGranule - 1) >> kGranuleShift;
-    uint64_t to = (end_of(i) + kGranule - 1) >> kGranuleShift;
-    if (to > granule_count) to = granule_count;
-    for (uint64_t j = from; j < to; ++j) index[j] = i;
-  }
-  const uint64_t past = (end_of(b.sequence_count - 1) + kGranule - 1) >> kGranuleShift;
-  for (uint64_t j = past + g.rank(); j < granule_count; j += G::kSize) index[j] = b.sequence_count;
+  index_block_granules(g, granules, b.output_offset, b.output_offset + size, t, b.triples_offset, b.sequence_count);
 }
 
 // Phase D2's view of the blocks before block k of a chunk, all through D1:
 // maps output bytes before block k to positions that hold the same bytes
-// and are final already — literals, or bytes of raw or RLE blocks. Each
-// step goes to the source of the match that wrote the byte, which lies
-// strictly before it, so the walk ends (at the frame's start at the latest:
-// phase C checked every offset against it).
+// and are final already — literals, or bytes of raw or RLE blocks: every
+// byte that no match of those blocks wrote. Each step goes to the source of
+// the match that wrote the byte, which lies strictly before it, so the walk
+// ends (at the frame's start at the latest: phase C checked every offset
+// against it).
 struct EarlierBlocks {
-  const BlockRecord* blocks;
-  const SequenceTriple* triples;  // D1's form: match starts
+  const SequenceTriple* triples;  // the chunk's, in D1's form: match starts
   const uint32_t* granules;       // D1's index
-  uint32_t k;
+  uint32_t count;                 // sequences of the blocks before block k
+
+  ZARRGPU_HD_INLINE EarlierBlocks(const BlockRecord* blocks, uint32_t k, const SequenceTriple* chunk_triples, const uint32_t* index)
+      : triples(chunk_triples), granules(index), count(blocks[k].triples_offset) {}
 
   // A walk over the bytes [p, p + want) (want >= 1), p before block k, one
   // match at a time: where the first of them are final, and how many of
-  // them lie contiguously there — bounded by every segment and match period
+  // them lie contiguously there — bounded by every match and match period
   // the walk passes through, so that a run of consecutive bytes costs one
   // walk, not one per byte.
   struct Walk {
     uint64_t p;    // the run's first byte, then its source, ...
     uint64_t len;  // bytes of the run that follow contiguously
-    uint32_t j;    // the block holding p, or one after it
   };
 
-  ZARRGPU_HD_INLINE Walk start(uint64_t p, uint32_t want) const { return Walk{p, want, k}; }
+  ZARRGPU_HD_INLINE Walk start(uint64_t p, uint32_t want) const { return Walk{p, want}; }
 
   // One step: true when w.p is final (w.len bytes of it), else w follows
   // the match that wrote w.p to its source.
   ZARRGPU_HD_INLINE bool step(Walk& w) const {
-    while (blocks[w.j].output_offset > w.p) --w.j;
-    const BlockRecord& b = blocks[w.j];
-    const uint64_t block_size = blocks[w.j + 1].output_offset - b.output_offset;  // j < k
-    const uint32_t rel = static_cast<uint32_t>(w.p - b.output_offset);
+    const uint32_t p = static_cast<uint32_t>(w.p);
     auto cap = [&w](uint64_t n) {
       if (n < w.len) w.len = n;
     };
-    if (b.type != BlockType::compressed || b.sequence_count == 0) {
-      cap(block_size - rel);
-      return true;
-    }
-    const SequenceTriple* t = triples + b.triples_offset;
-    // The first sequence whose match ends after rel.
-    uint32_t i = granules[granule_base(b, w.j) + (rel >> kGranuleShift)];
-    while (i < b.sequence_count && t[i].match_start + t[i].match_length <= rel) ++i;
-    if (i == b.sequence_count || t[i].match_start > rel) {  // literals, up to that match or the block's end
-      cap((i < b.sequence_count ? uint64_t{t[i].match_start} : block_size) - rel);
+    // The first sequence whose match ends after p. Granule p / 32 starts
+    // before block k, so its entry is at most `count`.
+    uint32_t i = granules[p >> kGranuleShift];
+    while (i < count && triples[i].match_start + triples[i].match_length <= p) ++i;
+    if (i == count) return true;  // no match of the earlier blocks reaches p: final up to block k
+    const SequenceTriple s = triples[i];
+    if (s.match_start > p) {  // a literal, or a byte of a raw or RLE block, up to that match
+      cap(s.match_start - p);
       return true;
     }
     // A match byte: the run stays in this match and in one period of it.
-    const SequenceTriple s = t[i];
-    const uint32_t d = rel - s.match_start;
+    const uint32_t d = p - s.match_start;
     const uint32_t r = d >= s.offset ? d % s.offset : d;
     cap(s.match_length - d);
     cap(s.offset - r);
-    w.p = b.output_offset + s.match_start - s.offset + r;
+    w.p = s.match_start - s.offset + r;
     return false;
   }
 
@@ -254,7 +249,8 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
-  const EarlierBlocks earlier{blocks, triples, granules, k};
+  const EarlierBlocks earlier{blocks, k, triples, granules};
+  const uint32_t block_start = static_cast<uint32_t>(b.output_offset);
   // Run by run, each rank on its own sequences without waiting for the
   // others (the walks back through earlier blocks vary a lot in length: a
   // rank that waited at every batch for the longest would make the block as
@@ -280,10 +276,11 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
     if (take) {
       if (i < b.sequence_count) {
         const SequenceTriple s = t[i];
+        const uint32_t in_block = s.match_start - block_start;
         u = 0;
-        n = s.offset <= s.match_start ? 0u  // reads only bytes of the block
-            : s.match_length < s.offset - s.match_start ? s.match_length : s.offset - s.match_start;
-        dst = b.output_offset + s.match_start;
+        n = s.offset <= in_block ? 0u  // reads only bytes of the block
+            : s.match_length < s.offset - in_block ? s.match_length : s.offset - in_block;
+        dst = s.match_start;
         src = dst - s.offset;
       } else {
         more = false;
@@ -331,7 +328,8 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
-  const EarlierBlocks earlier{blocks, triples, granules, k};
+  const EarlierBlocks earlier{blocks, k, triples, granules};
+  const uint32_t block_start = static_cast<uint32_t>(b.output_offset);
   for (uint32_t done = 0; done < b.sequence_count;) {
     const uint32_t left = b.sequence_count - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
@@ -345,7 +343,8 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
       uint32_t ll = 0;
       if (i < n) {
         s = t[done + i];
-        const uint32_t before = done + i == 0 ? 0u : t[done + i - 1].match_start + t[done + i - 1].match_length;
+        const uint32_t before =
+            done + i == 0 ? block_start : t[done + i - 1].match_start + t[done + i - 1].match_length;
         ll = s.match_start - before;
       }
       const uint32_t literals = literals_before + g.inclusive_sum(ll);
@@ -364,7 +363,7 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
     }
     g.sync();
     // The batch starts with the first sequence's literals.
-    const uint64_t base = b.output_offset + t[done].match_start - sb.literals_end[0];
+    const uint64_t base = t[done].match_start - sb.literals_end[0];
     execute_batch_matches(g, sb, n, out + base, BeforeBatch{earlier, base, b.output_offset});
     done += n;
   }

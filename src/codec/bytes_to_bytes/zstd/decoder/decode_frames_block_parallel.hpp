@@ -94,9 +94,9 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
     valid_end = last.output_offset +
                 (last.type == BlockType::compressed ? uint64_t{last.literals_size} + last.match_bytes : last.size);
   }
-  std::vector<uint32_t> granules(granule_entries(valid_end, plan.valid_blocks));
+  std::vector<uint32_t> granules(granule_entries(valid_end));
   for (uint32_t i = 0; i < plan.valid_blocks; ++i) {
-    write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], i, literals.data(), triples.data(), granules.data(),
+    write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], literals.data(), triples.data(), granules.data(),
                          out);
   }
   for (uint32_t i = plan.valid_blocks; i-- > 0;) {

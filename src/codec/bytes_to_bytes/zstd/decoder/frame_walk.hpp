@@ -24,12 +24,13 @@ namespace zarrgpu::zstd {
 // (Literals_Length, Match_Length, Offset_Value) of one sequence; phase C
 // replaces Offset_Value by the resolved offset (§3.1.1.5), and phase D1
 // (block_execution.hpp) Literals_Length by where the match starts in the
-// output, counted from the block's start: the form in which phase D2 finds
-// the sequence that wrote a byte of an earlier block by binary search.
+// chunk's output: the form in which phase D2 finds the sequence that wrote
+// a byte of an earlier block. A chunk's triples lie in block order with no
+// gaps, so by then they are one sorted list of the chunk's matches.
 struct SequenceTriple {
   union {
     uint32_t literals_length;  // phases B and C
-    uint32_t match_start;      // after D1
+    uint32_t match_start;      // after D1, counted from the chunk's first output byte
   };
   uint32_t match_length;
   uint32_t offset;
@@ -73,7 +74,8 @@ struct BlockRecord {
   int32_t huffman_source;     // block whose literals section holds the Huffman tree used (-1: none)
   int32_t fse_source[3];      // per SequenceCode: block whose sequences header describes the table
   uint32_t literals_offset;   // Huffman literals go to the chunk's literals scratch here
-  uint32_t triples_offset;    // first SequenceTriple slot in the chunk's triples scratch
+  uint32_t triples_offset;    // first SequenceTriple slot in the chunk's triples scratch: the
+                              // triples of the blocks before this one (set for every block)
   uint32_t triples_capacity;
   // Phase B.
   Status status;
@@ -122,11 +124,12 @@ struct ChunkLimits {
 // Huffman literals <= decoded bytes <= capacity, and every sequence makes
 // >= 3 bytes. A walk that needs more is of a corrupt or mis-sized chunk
 // and falls back to decode_chunk(), which finds its status. Offsets into
-// the scratch are 32-bit: larger chunks fall back too.
+// the scratch and match starts in the output are 32-bit: a chunk whose
+// capacity is past them falls back as soon as a block has sequences.
 ZARRGPU_HD_INLINE ChunkLimits chunk_limits(uint64_t capacity, uint32_t max_frames, uint32_t max_blocks) {
   constexpr uint64_t kOffsetMax = 0xFFFFFFFFull;
   return ChunkLimits{max_frames, max_blocks, capacity < kOffsetMax ? capacity : kOffsetMax,
-                     capacity / 3 < kOffsetMax ? capacity / 3 : kOffsetMax};
+                     capacity <= kOffsetMax ? capacity / 3 : 0};
 }
 
 // A compressed block decodes to at most Block_Maximum_Size bytes and every
@@ -218,6 +221,7 @@ ZARRGPU_HD_INLINE void walk_chunk(const uint8_t* src, size_t src_size, const Chu
       b.huffman_source = -1;
       b.fse_source[0] = b.fse_source[1] = b.fse_source[2] = -1;
       b.status = Status::ok;
+      b.triples_offset = static_cast<uint32_t>(pl.triples);
       const int32_t k = static_cast<int32_t>(pl.block_count);
       if (bh.type == BlockType::compressed) {
         // Only what the sources and the scratch need; every inconsistency
@@ -253,7 +257,6 @@ ZARRGPU_HD_INLINE void walk_chunk(const uint8_t* src, size_t src_size, const Chu
           }
           const uint32_t bound = triples_bound(fh.block_size_max);
           b.triples_capacity = count < bound ? count : bound;
-          b.triples_offset = static_cast<uint32_t>(pl.triples);
           pl.triples += b.triples_capacity;
         }
         if (pl.literals_bytes > lim.max_literals_bytes || pl.triples > lim.max_triples) {
