@@ -149,20 +149,29 @@ struct EarlierBlocks {
   // match at a time: where the first of them are final, and how many of
   // them lie contiguously there — bounded by every match and match period
   // the walk passes through, so that a run of consecutive bytes costs one
-  // walk, not one per byte.
+  // walk, not one per byte. Positions count from the chunk's start.
   struct Walk {
-    uint64_t p;    // the run's first byte, then its source, ...
-    uint64_t len;  // bytes of the run that follow contiguously
+    uint32_t p;       // the run's first byte, then its source, ...
+    uint32_t len;     // bytes of the run that follow contiguously
+    uint32_t resume;  // the position, at the level of the walk that cut len last, of the run's first byte
+    uint32_t above;   // len before that cut: what the levels before it allow
   };
 
-  ZARRGPU_HD_INLINE Walk start(uint64_t p, uint32_t want) const { return Walk{p, want}; }
+  ZARRGPU_HD_INLINE Walk start(uint64_t p, uint32_t want) const {
+    const auto q = static_cast<uint32_t>(p);
+    return Walk{q, want, q, want};
+  }
 
   // One step: true when w.p is final (w.len bytes of it), else w follows
   // the match that wrote w.p to its source.
   ZARRGPU_HD_INLINE bool step(Walk& w) const {
-    const uint32_t p = static_cast<uint32_t>(w.p);
-    auto cap = [&w](uint64_t n) {
-      if (n < w.len) w.len = n;
+    const uint32_t p = w.p;
+    auto cap = [&w, p](uint32_t n) {
+      if (n < w.len) {
+        w.above = w.len;
+        w.resume = p;
+        w.len = n;
+      }
     };
     // The first sequence whose match ends after p. Granule p / 32 starts
     // before block k, so its entry is at most `count`.
@@ -181,6 +190,19 @@ struct EarlierBlocks {
     cap(s.offset - r);
     w.p = s.match_start - s.offset + r;
     return false;
+  }
+
+  // After a walk found its run (w.len bytes at w.p): the walk over the
+  // bytes after the run, when a level below the first cut it. Every level
+  // before that one maps the next bytes on as it mapped the run's (each
+  // allows w.above bytes), so the walk starts at the cutting level, where
+  // the run's first byte was at w.resume, not at the first level again.
+  // False when the first level cut it: the caller starts over there.
+  ZARRGPU_HD_INLINE static bool resume(Walk& w) {
+    if (w.above <= w.len) return false;
+    const uint32_t p = w.resume + w.len, want = w.above - w.len;
+    w = Walk{p, want, p, want};
+    return true;
   }
 
   ZARRGPU_HD_INLINE uint64_t final_position(uint64_t p) const {
@@ -295,9 +317,10 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
     if (walking && earlier.step(w)) {
       run_dst = dst + u;
       run_src = w.p;
-      run_len = static_cast<uint32_t>(w.len);
+      run_len = w.len;
       u += run_len;
-      walking = false;
+      // The next run's walk, from where this one was cut when it can.
+      walking = u < n && EarlierBlocks::resume(w);
     }
     if (run_len <= kOwnRun || G::kSize == 1) {
       for (uint32_t x = 0; x < run_len; ++x) out[run_dst + x] = out[run_src + x];
