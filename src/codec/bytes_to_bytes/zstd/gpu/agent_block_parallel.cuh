@@ -34,6 +34,7 @@ struct BlockParallelParams {
   BlockEntropy* entropy;        // [wave_chunks * max_blocks]: B1's tables for B2 and B3, by block slot
   uint32_t* items;              // [wave_chunks * max_blocks]: slots of the wave's compressed blocks
   uint32_t* item_count;         // how many; zeroed before the walk, which lists them
+  unsigned long long* cross_queue;  // D2a's next part of a listed block; zeroed with item_count
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
@@ -153,13 +154,23 @@ struct AgentBlockParallel {
   }
 
   // Phase D2a, after D1 of the whole wave: the match bytes read from
-  // earlier blocks; the warps of a thread block share block k's sequences,
-  // taking them from `tickets` (decoder/block_execution.hpp).
-  __device__ __forceinline__ void copy_cross(size_t c, uint32_t k, WarpTickets tickets) {
+  // earlier blocks, for part `part` of `parts` of the sequences of listed
+  // block `item`. The warps of the thread block take those sequences from
+  // `counter` (shared memory; decoder/block_execution.hpp's tickets).
+  __device__ __forceinline__ void copy_cross(uint32_t item, uint32_t part, uint32_t parts, uint32_t* counter) {
+    const uint32_t slot = bp.items[item];
+    const size_t c = slot / bp.max_blocks;
+    const uint32_t k = slot % bp.max_blocks;
     const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel || k >= plan.valid_blocks) return;
-    copy_cross_block_bytes(WarpGroup{}, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
-                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), tickets);
+    if (!plan.block_parallel || k >= plan.valid_blocks) return;  // the whole thread block leaves
+    const BlockRecord* blocks = bp.chunk_blocks(c);
+    const uint64_t count = blocks[k].sequence_count;
+    const auto first = static_cast<uint32_t>(count * part / parts), end = static_cast<uint32_t>(count * (part + 1) / parts);
+    if (first == end) return;
+    if (threadIdx.x == 0) *counter = first;
+    __syncthreads();
+    copy_cross_block_bytes(WarpGroup{}, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
+                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), WarpTickets{counter, end});
   }
 
   // Phase D2b, one warp per block slot, after D2a: the matches within the

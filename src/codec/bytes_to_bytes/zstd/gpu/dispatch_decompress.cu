@@ -50,6 +50,22 @@ uint64_t entropy_round_blocks() {
   return uint64_t(sms) * (a < b ? a : b);
 }
 
+// D2a's grid: twice the thread blocks the device holds at once (they take
+// parts of the wave's blocks from a queue), at most one per part of a block
+// slot.
+uint64_t cross_grid(uint64_t slots) {
+  const uint64_t all = slots * BpPolicy::kCrossParts;
+  int device = 0, sms = 0, resident = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32,
+                                                    0) != cudaSuccess) {
+    return all;
+  }
+  const uint64_t grid = 2 * uint64_t(sms) * uint64_t(resident);
+  return grid != 0 && grid < all ? grid : all;
+}
+
 bool trace_requested() {
   const char* env = std::getenv("ZARRGPU_ZSTD_TRACE");
   return env != nullptr && std::strcmp(env, "1") == 0;
@@ -174,15 +190,17 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.granules = reinterpret_cast<uint32_t*>(carve(layout.granules(wave)));
   bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
   bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
-  bp.item_count = reinterpret_cast<uint32_t*>(carve(WaveLayout::kCounterBytes));
+  uint8_t* const counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned
+  bp.item_count = reinterpret_cast<uint32_t*>(counters);
+  bp.cross_queue = reinterpret_cast<unsigned long long*>(counters + 8);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
     bp.first_chunk = first;
     bp.wave_chunks = n;
     bp.p = params;
-    const uint64_t slots = uint64_t{n} * bp.max_blocks;
-    Result r = static_cast<Result>(cudaMemsetAsync(bp.item_count, 0, sizeof(uint32_t), s));
+    const uint64_t slots = uint64_t{n} * bp.max_blocks, cross = cross_grid(slots);
+    Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 16, s));
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(literals_streams_kernel<BpPolicy>, slots, BpPolicy::kStreamBlocks, 32, bp, s);
@@ -193,7 +211,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, slots, 1, BpPolicy::kCrossWarps * 32, bp, s);
+    if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, bp, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r != kSuccess) return r;

@@ -31,8 +31,10 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kSequenceBlocks = 7;
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
-  // Phase D2a: warps sharing one block's cross-block bytes.
+  // Phase D2a: warps sharing a part of one block's sequences, and thread
+  // blocks (parts) per block.
   static constexpr int kCrossWarps = 8;
+  static constexpr uint32_t kCrossParts = 8;
   // Records per chunk: frames, and blocks of >= 16 KiB on average (libzstd
   // writes 128 KiB blocks unless flushed); a chunk with more falls back.
   static constexpr uint32_t kMaxFrames = 8;

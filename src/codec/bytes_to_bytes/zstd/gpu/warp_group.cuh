@@ -34,9 +34,11 @@ struct WarpGroup {
 // Sequence tickets (decoder/block_execution.hpp's copy_cross_block_bytes)
 // from one counter in shared memory for all warps of a thread block: the
 // lanes of a warp that want one take them with a single atomic, in lane
-// order. Every lane of the warp calls it together.
+// order, up to `end` (past it, ~0: none left). Every lane of the warp calls
+// it together.
 struct WarpTickets {
   uint32_t* counter;
+  uint32_t end;
   __device__ __forceinline__ uint32_t operator()(bool need) const {
     const uint32_t mask = __ballot_sync(0xFFFFFFFFu, need);
     if (mask == 0) return 0;
@@ -45,7 +47,8 @@ struct WarpTickets {
     uint32_t base = 0;
     if (lane == leader) base = atomicAdd(counter, static_cast<uint32_t>(__popc(mask)));
     base = __shfl_sync(0xFFFFFFFFu, base, leader);
-    return base + static_cast<uint32_t>(__popc(mask & ((1u << lane) - 1u)));
+    const uint32_t i = base + static_cast<uint32_t>(__popc(mask & ((1u << lane) - 1u)));
+    return i < end ? i : ~0u;
   }
 };
 
