@@ -22,6 +22,10 @@ git apply -R "$patch_file" || { echo "the patch does not reverse on this tree"; 
 build_a() { cmake --build "$bdir" --target zstd_gpu_bench -j "$(nproc)" > "$out/ab_build_A.log" 2>&1; }
 if build_a; then cp "$(find_bench)" "$out/bench_A"; else tail -20 "$out/ab_build_A.log"; fi
 git apply "$patch_file"
+# Leave the build matching the tree (B): the next device call syncs the tree
+# with its own, older file times, and an incremental build would then keep
+# A's objects without a word.
+build_a || { tail -20 "$out/ab_build_A.log"; exit 1; }
 [ -x "$out/bench_A" ] || exit 1
 args=(--gib "${AB_GIB:-1}" --gib-l19 "${AB_GIB_L19:-0.25}" --runs "${AB_RUNS:-3}" --levels "${AB_LEVELS:-3,19}"
       --chunk-kib "${AB_CHUNK_KIB:-64,1024}" --no-cpu --no-nvcomp)
