@@ -118,10 +118,11 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
 // a lot between blocks and between sequences; many warps per block, taking
 // the sequences one at a time from a shared counter, keep the heaviest
 // block or lane from setting the kernel's time. And the thread blocks that
-// run at once cover few chunks: they take the parts in order (listed blocks
-// are in chunk order) from a queue, so that the walks' triples, index and
+// run at once cover few chunks: they take the parts in list order (a
+// chunk's listed blocks are together) from a queue, so that the walks' triples, index and
 // output stay in L2 (on the read path's 16.6 MB frames, one thread block
-// per block: 29.7 ms per 86-frame wave; 8 per block: 15.4, H200). A grid
+// per block: 29.7 ms per 86-frame wave; 8 per block from the queue: 14.8,
+// H200; 16 per block lost up to 11% on the Zstd bench). A grid
 // striding over the parts instead was as slow as one per block: the thread
 // blocks drift apart, over many chunks.
 template <class Policy>
