@@ -19,13 +19,14 @@ bdir=$( [ -d build-zstd-gpu ] && echo build-zstd-gpu || echo build-zstd-gpu-stan
 find_bench() { find "$bdir" -type f -name zstd_gpu_bench -perm -u+x | head -1; }
 cp "$(find_bench)" "$out/bench_B"
 git apply -R "$patch_file" || { echo "the patch does not reverse on this tree"; exit 1; }
-build_a() { cmake --build "$bdir" --target zstd_gpu_bench -j "$(nproc)" > "$out/ab_build_A.log" 2>&1; }
-if build_a; then cp "$(find_bench)" "$out/bench_A"; else tail -20 "$out/ab_build_A.log"; fi
+build_bench() { cmake --build "$bdir" --target zstd_gpu_bench -j "$(nproc)" > "$out/ab_build_$1.log" 2>&1 ||
+                  { tail -20 "$out/ab_build_$1.log"; return 1; }; }
+build_bench A && cp "$(find_bench)" "$out/bench_A"
 git apply "$patch_file"
 # Leave the build matching the tree (B): the next device call syncs the tree
 # with its own, older file times, and an incremental build would then keep
 # A's objects without a word.
-build_a || { tail -20 "$out/ab_build_A.log"; exit 1; }
+build_bench B || exit 1
 [ -x "$out/bench_A" ] || exit 1
 args=(--gib "${AB_GIB:-1}" --gib-l19 "${AB_GIB_L19:-0.25}" --runs "${AB_RUNS:-3}" --levels "${AB_LEVELS:-3,19}"
       --chunk-kib "${AB_CHUNK_KIB:-64,1024}" --no-cpu --no-nvcomp)

@@ -71,7 +71,7 @@ ZARRGPU_HD void index_block_granules(G g, uint32_t* granules, uint64_t start, ui
   const uint64_t lo = ceil_granule(start), hi = ceil_granule(end);
   for (uint32_t i = g.rank(); i < count; i += G::kSize) {
     const uint64_t from = i == 0 ? lo : ceil_granule(end_of(i - 1));
-    const uint64_t to = ceil_granule(end_of(i)) < hi ? ceil_granule(end_of(i)) : hi;
+    const uint64_t own_end = ceil_granule(end_of(i)), to = own_end < hi ? own_end : hi;
     for (uint64_t q = from; q < to; ++q) granules[q] = first + i;
   }
   const uint64_t past = count == 0 ? lo : ceil_granule(end_of(count - 1));

@@ -32,38 +32,36 @@ using Policy = DecompressPolicySm90;
 using BpPolicy = BlockParallelPolicySm90;
 constexpr size_t kTempBytes = 256;  // the one-warp path's reservation; it uses none
 
+// Thread blocks of `threads` threads of kernel k that the current device
+// holds at once (0 when CUDA cannot say).
+template <class Kernel>
+uint64_t resident_thread_blocks(Kernel k, int threads) {
+  int device = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, 0) != cudaSuccess) {
+    return 0;
+  }
+  return uint64_t(sms) * uint64_t(per_sm);
+}
+
 // Blocks that B2 and B3 run in one round on the current device. Both are
 // latency-bound (each lane one long serial loop), so a wave of a few more
 // blocks than a round costs a whole second round; waves are sized in
 // whole rounds.
 uint64_t entropy_round_blocks() {
-  int device = 0, sms = 0, streams = 0, sequences = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&streams, literals_streams_kernel<BpPolicy>, 32, 0) !=
-          cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&sequences, sequences_kernel<BpPolicy>,
-                                                    BpPolicy::kSequenceBlocks, 0) != cudaSuccess) {
-    return 0;
-  }
-  const uint64_t a = uint64_t(streams) * BpPolicy::kStreamBlocks, b = uint64_t(sequences) * BpPolicy::kSequenceBlocks;
-  return uint64_t(sms) * (a < b ? a : b);
+  const uint64_t a = resident_thread_blocks(literals_streams_kernel<BpPolicy>, 32) * BpPolicy::kStreamBlocks;
+  const uint64_t b = resident_thread_blocks(sequences_kernel<BpPolicy>, BpPolicy::kSequenceBlocks) *
+                     BpPolicy::kSequenceBlocks;
+  return a < b ? a : b;
 }
 
-// D2a's grid: twice the thread blocks the device holds at once (they take
-// parts of the wave's blocks from a queue), at most one per part of a block
-// slot.
-uint64_t cross_grid(uint64_t slots) {
+// D2a's grid for a wave of `slots` block slots: twice the thread blocks the
+// device holds at once (`resident`; they take parts of the wave's blocks
+// from a queue), at most one per part of a block slot.
+uint64_t cross_grid(uint64_t slots, uint64_t resident) {
   const uint64_t all = slots * BpPolicy::kCrossParts;
-  int device = 0, sms = 0, resident = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32,
-                                                    0) != cudaSuccess) {
-    return all;
-  }
-  const uint64_t grid = 2 * uint64_t(sms) * uint64_t(resident);
-  return grid != 0 && grid < all ? grid : all;
+  return resident != 0 && 2 * resident < all ? 2 * resident : all;
 }
 
 bool trace_requested() {
@@ -194,12 +192,13 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.item_count = reinterpret_cast<uint32_t*>(counters);
   bp.cross_queue = reinterpret_cast<unsigned long long*>(counters + 8);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
+  const uint64_t cross_resident = resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32);
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
     bp.first_chunk = first;
     bp.wave_chunks = n;
     bp.p = params;
-    const uint64_t slots = uint64_t{n} * bp.max_blocks, cross = cross_grid(slots);
+    const uint64_t slots = uint64_t{n} * bp.max_blocks, cross = cross_grid(slots, cross_resident);
     Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 16, s));
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
