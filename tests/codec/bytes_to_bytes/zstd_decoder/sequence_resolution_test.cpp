@@ -26,7 +26,7 @@
 namespace zarrgpu::zstd::testing {
 namespace {
 
-// kSize host threads that meet at every sync(), sharing one Workspace.
+// kSize host threads that meet at every sync(), sharing one scratch.
 template <uint32_t N>
 struct ThreadGroup {
   static constexpr uint32_t kSize = N;
@@ -151,7 +151,7 @@ Prepared prepare(const Bytes& in, size_t capacity) {
     if (b.type != BlockType::compressed) continue;
     decode_block_sections(SerialGroup{}, *ws, *entropy, in.data(), p.blocks.data(), b, p.frames[b.frame].block_size_max,
                           p.literals.data(), p.triples.data());
-    summarize_block(SerialGroup{}, *ws, b, p.triples.data());
+    summarize_block(SerialGroup{}, ws->scratch.resolution, b, p.triples.data());
   }
   place_blocks(p.plan, p.frames.data(), p.blocks.data());
   return p;
@@ -161,20 +161,20 @@ Prepared prepare(const Bytes& in, size_t capacity) {
 template <uint32_t N>
 void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
   Prepared q = p;
-  auto ws = std::make_unique<Workspace>();
+  ResolutionScratch rs;
   for (size_t k = 0; k < p.blocks.size(); ++k) {
     BlockRecord& a = p.blocks[k];
     BlockRecord& b = q.blocks[k];
     if (a.type != BlockType::compressed) continue;
     BlockRecord c1 = b;
-    run_group<N>([&](ThreadGroup<N> g) { summarize_block(g, *ws, c1, q.triples.data()); });
+    run_group<N>([&](ThreadGroup<N> g) { summarize_block(g, rs, c1, q.triples.data()); });
     EXPECT_EQ(c1.match_bytes, a.match_bytes) << what << " block " << k;
     for (int s = 0; s < 3; ++s) {
       EXPECT_EQ(c1.repeat_map.src[s], a.repeat_map.src[s]) << what << " block " << k;
       EXPECT_EQ(c1.repeat_map.value[s], a.repeat_map.value[s]) << what << " block " << k;
     }
-    resolve_block(SerialGroup{}, *ws, p.frames[a.frame], a, p.triples.data(), capacity);
-    run_group<N>([&](ThreadGroup<N> g) { resolve_block(g, *ws, q.frames[b.frame], b, q.triples.data(), capacity); });
+    resolve_block(SerialGroup{}, rs, p.frames[a.frame], a, p.triples.data(), capacity);
+    run_group<N>([&](ThreadGroup<N> g) { resolve_block(g, rs, q.frames[b.frame], b, q.triples.data(), capacity); });
     ASSERT_EQ(b.resolve_status, a.resolve_status) << what << " block " << k;
     if (a.resolve_status != Status::ok) continue;
     EXPECT_EQ(b.reach, a.reach) << what << " block " << k;
@@ -227,8 +227,9 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
             default: t.match_length += rng.below(2) ? 1 + rng.below(8) : rng.below(0x7FFFFFFFu); break;
           }
         }
+        ResolutionScratch rs;
         for (BlockRecord& b : q.blocks) {
-          if (b.type == BlockType::compressed) summarize_block(SerialGroup{}, *std::make_unique<Workspace>(), b, q.triples.data());
+          if (b.type == BlockType::compressed) summarize_block(SerialGroup{}, rs, b, q.triples.data());
         }
         place_blocks(q.plan, q.frames.data(), q.blocks.data());
         expect_ranks_agree<5>(q, data.size(), what + " mutation " + std::to_string(m));
@@ -351,9 +352,9 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       fp.flush_every = 12 * 1024;
       const Bytes frame = compress(data, fp);
       Prepared p = prepare(frame, data.size());
-      auto ws = std::make_unique<Workspace>();
+      ResolutionScratch rs;
       for (BlockRecord& b : p.blocks) {
-        if (b.type == BlockType::compressed) resolve_block(SerialGroup{}, *ws, p.frames[b.frame], b, p.triples.data(), data.size());
+        if (b.type == BlockType::compressed) resolve_block(SerialGroup{}, rs, p.frames[b.frame], b, p.triples.data(), data.size());
       }
       resolve_chunk(p.plan, p.frames.data(), p.blocks.data(), data.size());
       ASSERT_EQ(p.plan.resolve_status, Status::ok);

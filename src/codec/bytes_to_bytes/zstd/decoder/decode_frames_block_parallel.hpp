@@ -73,7 +73,7 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
     if (b.type != BlockType::compressed) continue;
     const BlockEntropy& e = entropy[&b - blocks.data()];
     decode_block_sequences(e, e.sequences, in, b, triples.data());
-    summarize_block(SerialGroup{}, *ws, b, triples.data());
+    summarize_block(SerialGroup{}, ws->scratch.resolution, b, triples.data());
   }
   // C2 (scan over the chunk's blocks), C3 (every compressed block on its
   // own), C4 (the verdict), then D1, D2a and D2b over the blocks C4
@@ -84,7 +84,7 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   place_blocks(plan, frames.data(), blocks.data());
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
-    resolve_block(SerialGroup{}, *ws, frames[b.frame], b, triples.data(), capacity);
+    resolve_block(SerialGroup{}, ws->scratch.resolution, frames[b.frame], b, triples.data(), capacity);
   }
   resolve_chunk(plan, frames.data(), blocks.data(), capacity);
   // The granule index covers the blocks C4 validated, up to where the last of them ends.

@@ -25,6 +25,64 @@
 
 namespace zarrgpu::zstd {
 
+// Visits triples [lo, hi) in order, f(i, triple) returning false to stop
+// after triple i; with kWrite, what f leaves in each triple is stored back
+// (the triples after a stop unchanged). Phase C gives each rank a run of
+// consecutive triples, so on a GPU the lanes of a warp read 32 runs apart:
+// each 4-byte load would touch 32 cache lines, three per triple. Here they
+// go four at a time, as three 16-byte loads (and stores) wherever the
+// address is 16-byte aligned (every fourth triple, 48 bytes).
+struct alignas(16) TripleWords {
+  uint32_t x, y, z, w;
+};
+template <bool kWrite, class Triple, class F>
+ZARRGPU_HD_INLINE void visit_triples(Triple* t, uint32_t lo, uint32_t hi, F&& f) {
+  static_assert(sizeof(SequenceTriple) == 12, "four triples are three 16-byte words");
+  uint32_t i = lo;
+  auto one = [&]() {
+    SequenceTriple s = t[i];
+    const bool go = f(i, s);
+    if constexpr (kWrite) t[i] = s;
+    ++i;
+    return go;
+  };
+  while (i < hi && (reinterpret_cast<uintptr_t>(t + i) & 15u) != 0) {
+    if (!one()) return;
+  }
+  for (; i + 4 <= hi; i += 4) {
+    SequenceTriple q[4];
+#if defined(__CUDA_ARCH__)
+    const auto* v = reinterpret_cast<const TripleWords*>(t + i);
+    const TripleWords a = v[0], b = v[1], c = v[2];
+    q[0].literals_length = a.x, q[0].match_length = a.y, q[0].offset = a.z;
+    q[1].literals_length = a.w, q[1].match_length = b.x, q[1].offset = b.y;
+    q[2].literals_length = b.z, q[2].match_length = b.w, q[2].offset = c.x;
+    q[3].literals_length = c.y, q[3].match_length = c.z, q[3].offset = c.w;
+#else
+    for (uint32_t j = 0; j < 4; ++j) q[j] = t[i + j];
+#endif
+    bool go = true;
+#pragma unroll
+    for (uint32_t j = 0; j < 4; ++j) {
+      if (go) go = f(i + j, q[j]);
+    }
+    if constexpr (kWrite) {
+#if defined(__CUDA_ARCH__)
+      auto* w = reinterpret_cast<TripleWords*>(t + i);
+      w[0] = TripleWords{q[0].literals_length, q[0].match_length, q[0].offset, q[1].literals_length};
+      w[1] = TripleWords{q[1].match_length, q[1].offset, q[2].literals_length, q[2].match_length};
+      w[2] = TripleWords{q[2].offset, q[3].literals_length, q[3].match_length, q[3].offset};
+#else
+      for (uint32_t j = 0; j < 4; ++j) t[i + j] = q[j];
+#endif
+    }
+    if (!go) return;
+  }
+  while (i < hi) {
+    if (!one()) return;
+  }
+}
+
 // Rank `rank`'s run [lo, hi) of n sequences.
 ZARRGPU_HD_INLINE void rank_run(uint32_t n, uint32_t rank, uint32_t ranks, uint32_t* lo, uint32_t* hi) {
   *lo = static_cast<uint32_t>(uint64_t{n} * rank / ranks);
@@ -34,24 +92,24 @@ ZARRGPU_HD_INLINE void rank_run(uint32_t n, uint32_t rank, uint32_t ranks, uint3
 // Each rank summarizes triples [lo, hi); returns the summary of the runs of
 // the ranks before it. Rank 0 also gets the whole block's in *total.
 template <class G>
-ZARRGPU_HD ResolutionRun scan_runs(G g, Workspace& ws, const SequenceTriple* t, uint32_t lo, uint32_t hi,
+ZARRGPU_HD ResolutionRun scan_runs(G g, ResolutionScratch& rs, const SequenceTriple* t, uint32_t lo, uint32_t hi,
                                    ResolutionRun* total) {
   static_assert(G::kSize <= kResolutionRanks, "one ResolutionRun slot per rank");
   ResolutionRun run{repeat_identity(), 0, 0};
-  for (uint32_t i = lo; i < hi; ++i) {
-    const SequenceTriple s = t[i];
+  visit_triples<false>(t, lo, hi, [&run](uint32_t, const SequenceTriple& s) {
     repeat_step(run.map, s.offset, s.literals_length);
     run.literals += s.literals_length;
     run.matches += s.match_length;
-  }
-  g.sync();  // earlier users of ws.scratch are done
-  ws.scratch.runs[g.rank()] = run;
+    return true;
+  });
+  g.sync();  // earlier users of rs are done
+  rs.runs[g.rank()] = run;
   g.sync();
   if (g.rank() == 0) {
     ResolutionRun acc{repeat_identity(), 0, 0};
     for (uint32_t r = 0; r < G::kSize; ++r) {
-      const ResolutionRun own = ws.scratch.runs[r];
-      ws.scratch.runs[r] = acc;
+      const ResolutionRun own = rs.runs[r];
+      rs.runs[r] = acc;
       acc.map = repeat_compose(acc.map, own.map);
       acc.literals += own.literals;
       acc.matches += own.matches;
@@ -59,22 +117,22 @@ ZARRGPU_HD ResolutionRun scan_runs(G g, Workspace& ws, const SequenceTriple* t, 
     if (total != nullptr) *total = acc;
   }
   g.sync();
-  const ResolutionRun before = ws.scratch.runs[g.rank()];
-  g.sync();  // every rank has its prefix before ws.scratch is reused
+  const ResolutionRun before = rs.runs[g.rank()];
+  g.sync();  // every rank has its prefix before rs is reused
   return before;
 }
 
 // C1 for compressed block b (phase B done). A block that phase B failed is
 // never passed by C2's exact prefix, so its summary is the identity.
 template <class G>
-ZARRGPU_HD void summarize_block(G g, Workspace& ws, BlockRecord& b, const SequenceTriple* triples) {
+ZARRGPU_HD void summarize_block(G g, ResolutionScratch& rs, BlockRecord& b, const SequenceTriple* triples) {
   const uint32_t n = b.status != Status::ok               ? 0u
                      : b.sequence_count < b.triples_capacity ? b.sequence_count
                                                              : b.triples_capacity;
   uint32_t lo = 0, hi = 0;
   rank_run(n, g.rank(), G::kSize, &lo, &hi);
   ResolutionRun total{repeat_identity(), 0, 0};
-  scan_runs(g, ws, triples + b.triples_offset, lo, hi, &total);
+  scan_runs(g, rs, triples + b.triples_offset, lo, hi, &total);
   if (g.rank() == 0) {
     b.repeat_map = total.map;
     b.match_bytes = total.matches;
@@ -111,7 +169,7 @@ ZARRGPU_HD_INLINE void place_blocks(const ChunkPlan& plan, FrameRecord* frames, 
 // the exact state before it, and the lowest failing index wins — runs after
 // a failure may see garbage and fail too, but never at a lower index.
 template <class G>
-ZARRGPU_HD void resolve_block(G g, Workspace& ws, const FrameRecord& fr, BlockRecord& b, SequenceTriple* triples,
+ZARRGPU_HD void resolve_block(G g, ResolutionScratch& rs, const FrameRecord& fr, BlockRecord& b, SequenceTriple* triples,
                               size_t capacity) {
   const uint64_t op_start = b.output_offset;
   Status pre = Status::ok;
@@ -147,37 +205,38 @@ ZARRGPU_HD void resolve_block(G g, Workspace& ws, const FrameRecord& fr, BlockRe
   SequenceTriple* t = triples + b.triples_offset;
   uint32_t lo = 0, hi = 0;
   rank_run(n, g.rank(), G::kSize, &lo, &hi);
-  const ResolutionRun before = scan_runs(g, ws, t, lo, hi, nullptr);
+  const ResolutionRun before = scan_runs(g, rs, t, lo, hi, nullptr);
   uint32_t rep[3];
   repeat_apply(before.map, b.repeat_in, rep);
   uint64_t cur_lit = before.literals, matched = before.matches;
   ResolutionError e{~uint64_t{0}, ~0u, static_cast<uint32_t>(Status::ok)};
-  for (uint32_t i = lo; i < hi; ++i) {
-    const SequenceTriple s = t[i];
+  const uint64_t window = fr.window_size;
+  visit_triples<true>(t, lo, hi, [&](uint32_t i, SequenceTriple& s) {
     const uint32_t offset = resolve_offset(s.offset, s.literals_length, rep);
     Status st = Status::ok;
     if (cur_lit + s.literals_length > lit_size) st = Status::corrupt_sequences;
     cur_lit += s.literals_length;
     const uint64_t cur_op = op_start + cur_lit + matched;
     if (st == Status::ok && matched + s.match_length > match_room) st = room_error;
-    if (st == Status::ok && (offset == 0 || offset > cur_op - frame_start || offset > fr.window_size)) {
+    if (st == Status::ok && (offset == 0 || offset > cur_op - frame_start || offset > window)) {
       st = Status::offset_out_of_range;
     }
     if (st != Status::ok) {
       e.index = i;
       e.status = static_cast<uint32_t>(st);
-      break;
+      return false;
     }
     if (cur_op - offset < e.reach) e.reach = cur_op - offset;
     matched += s.match_length;
-    t[i].offset = offset;
-  }
-  ws.scratch.errors[g.rank()] = e;  // scan_runs ended with a sync
+    s.offset = offset;
+    return true;
+  });
+  rs.errors[g.rank()] = e;  // scan_runs ended with a sync
   g.sync();
   if (g.rank() == 0) {
     ResolutionError first{op_start, ~0u, static_cast<uint32_t>(Status::ok)};
     for (uint32_t r = 0; r < G::kSize; ++r) {
-      const ResolutionError x = ws.scratch.errors[r];
+      const ResolutionError x = rs.errors[r];
       if (x.index < first.index) first.index = x.index, first.status = x.status;
       if (x.reach < first.reach) first.reach = x.reach;
     }

@@ -37,6 +37,13 @@ struct ResolutionError {
   uint32_t index;     // first sequence of the rank's run that fails (~0u: none)
   uint32_t status;
 };
+// What phase C's ranks hand each other: all the shared memory the GPU's C1
+// and C3 kernels hold per warp (1 KiB, not a Workspace's 11: more warps per
+// SM, and the rest of the SM's 256 KiB left to L1 for the triples).
+union ResolutionScratch {
+  ResolutionRun runs[kResolutionRanks];
+  ResolutionError errors[kResolutionRanks];
+};
 
 // Which table a slot holds, so that predefined tables are not rebuilt.
 enum class TableKind : uint8_t { none = 0, predefined = 1, built = 2 };
@@ -49,8 +56,7 @@ struct Workspace {
   union {
     HuffmanScratch huffman;
     int16_t norm[64];
-    ResolutionRun runs[kResolutionRanks];
-    ResolutionError errors[kResolutionRanks];
+    ResolutionScratch resolution;
   } scratch;
   SequenceBatch batch;
   uint32_t huffman_log;

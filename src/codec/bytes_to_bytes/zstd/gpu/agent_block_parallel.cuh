@@ -111,12 +111,12 @@ struct AgentBlockParallel {
   }
 
   // C1, one warp per block slot.
-  __device__ __forceinline__ void summarize(Workspace& ws, size_t c, uint32_t k) {
+  __device__ __forceinline__ void summarize(ResolutionScratch& rs, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.block_count) return;
     BlockRecord& b = bp.chunk_blocks(c)[k];
     if (b.type != BlockType::compressed) return;
-    summarize_block(WarpGroup{}, ws, b, bp.chunk_triples(c));
+    summarize_block(WarpGroup{}, rs, b, bp.chunk_triples(c));
   }
 
   // C2, one thread per chunk.
@@ -127,12 +127,12 @@ struct AgentBlockParallel {
   }
 
   // C3, one warp per block slot.
-  __device__ __forceinline__ void resolve(Workspace& ws, size_t c, uint32_t k) {
+  __device__ __forceinline__ void resolve(ResolutionScratch& rs, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.block_count) return;
     BlockRecord& b = bp.chunk_blocks(c)[k];
     if (b.type != BlockType::compressed) return;
-    resolve_block(WarpGroup{}, ws, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c),
+    resolve_block(WarpGroup{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c),
                   bp.p.out_capacities[bp.first_chunk + c]);
   }
 

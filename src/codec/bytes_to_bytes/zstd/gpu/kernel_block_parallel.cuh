@@ -84,10 +84,11 @@ __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(Bloc
   if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane], codes);
 }
 
-// C1: a warp per block slot.
+// C1: a warp per block slot, with only phase C's hand-over in shared
+// memory: the SM's L1 keeps the lines of the triples each lane reads.
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) summarize_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, Workspace, &AgentBlockParallel::summarize>(bp);
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) summarize_kernel(BlockParallelParams bp) {
+  run_per_block_slot<Policy, ResolutionScratch, &AgentBlockParallel::summarize>(bp);
 }
 
 template <class Policy>
@@ -96,8 +97,8 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) place_kernel(BlockParall
 }
 
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) resolve_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, Workspace, &AgentBlockParallel::resolve>(bp);
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) resolve_kernel(BlockParallelParams bp) {
+  run_per_block_slot<Policy, ResolutionScratch, &AgentBlockParallel::resolve>(bp);
 }
 
 template <class Policy>

@@ -23,6 +23,9 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // Phase D kernels hold a SequenceBatch (640 bytes) per warp, not a
   // Workspace: registers bound them; ask for 8 blocks (32 warps) per SM.
   static constexpr int kCopyMinBlocksPerSm = 8;
+  // C1 and C3 hold 1 KiB of shared memory per warp (ResolutionScratch):
+  // registers bound them too.
+  static constexpr int kResolveMinBlocksPerSm = 8;
   // B2: blocks per warp (a lane per Huffman stream, 4 per block); their
   // tables take 8 x 4 KiB of shared memory.
   static constexpr uint32_t kStreamBlocks = 8;
