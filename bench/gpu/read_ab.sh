@@ -9,8 +9,9 @@
 #      AB_ROUNDS (3) rounds alternating A and B, each --repeat AB_REPEAT (3):
 #      every run's GB/s and each variant's median;
 #   2. ncu's summed kernel times of one full read of PROFILE_STEPS (86) steps
-#      with ZARRGPU_STAGING_BYTES=1G (one decoder wave), A and B side by side
-#      (AB_NCU=0 skips it).
+#      with ZARRGPU_STAGING_BYTES=AB_NCU_STAGING (1G: one decoder wave; "":
+#      the defaults), A and B side by side (AB_NCU=0 skips it).
+# The builds go to /tmp/read_ab_bin (not $OUT: the device tool returns few files).
 # Leaves build/ matching the tree (B): the next device call syncs the tree
 # with its own older file times, and an incremental build would keep A's
 # objects without a word. Writes $OUT/read_ab.txt.
@@ -19,7 +20,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 patch_file=$(realpath "${1:?usage: read_ab.sh CHANGE.patch}")
 out=${OUT:-/tmp/read_ab}
-mkdir -p "$out"
+bins=/tmp/read_ab_bin
+mkdir -p "$out" "$bins"
 source bench/gpu/prepare.sh > /dev/null
 export PATH=/usr/local/cuda/bin:$PATH
 if [ ! -f build/build.ninja ]; then
@@ -30,7 +32,7 @@ fi
 build() {
   cmake --build build --target bench_gpu_read zarrgpu_cli -j "$(nproc)" > "$out/ab_build_$1.log" 2>&1 ||
     { grep -E "error" -A3 "$out/ab_build_$1.log" | head -30; return 1; }
-  cp "$(find build -name bench_gpu_read -type f -perm -u+x | head -1)" "$out/bench_$1"
+  cp "$(find build -name bench_gpu_read -type f -perm -u+x | head -1)" "$bins/bench_$1"
 }
 build B || exit 1
 git apply -R "$patch_file" || { echo "the patch does not reverse on this tree"; exit 1; }
@@ -50,10 +52,10 @@ report=$out/read_ab.txt
   echo "# read A/B of $(basename "$patch_file") ($(date -u +'%F %H:%M UTC'), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), tree $(git rev-parse --short HEAD) + changes)"
   store=$(store_of "${AB_STEPS:-481}")
   echo "## full warm reads of $store: GB/s per run"
-  "$out/bench_B" "$store" --mode full --repeat 1 > /dev/null 2>&1  # page cache and GPU warm
+  "$bins/bench_B" "$store" --mode full --repeat 1 > /dev/null 2>&1  # page cache and GPU warm
   for round in $(seq "${AB_ROUNDS:-3}"); do
     for v in A B; do
-      "$out/bench_$v" "$store" --mode full --repeat "${AB_REPEAT:-3}" 2>/dev/null | tail -1 |
+      "$bins/bench_$v" "$store" --mode full --repeat "${AB_REPEAT:-3}" 2>/dev/null | tail -1 |
         python3 -c "import json,sys; print('$v', *json.loads(sys.stdin.read())['all_gbps'])"
     done
   done | tee "$out/ab_runs.txt"
@@ -69,12 +71,13 @@ EOF
   if [ "${AB_NCU:-1}" = 1 ]; then
     ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
     small=$(store_of "${PROFILE_STEPS:-86}")
+    staging=${AB_NCU_STAGING-1G}
     for v in A B; do
-      ZARRGPU_STAGING_BYTES=1G timeout 180 "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
-        "$out/bench_$v" "$small" --mode full --repeat 1 > "$out/ncu_$v.csv" 2>/dev/null
+      env ${staging:+ZARRGPU_STAGING_BYTES=$staging} timeout 180 "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
+        "$bins/bench_$v" "$small" --mode full --repeat 1 > "$out/ncu_$v.csv" 2>/dev/null
       python3 bench/gpu/ncu_kernel_times.py "$out/ncu_$v.csv" > "$out/kernels_$v.txt"
     done
-    echo "## ncu, one full read of $small (ZARRGPU_STAGING_BYTES=1G): us per kernel, A | B"
+    echo "## ncu, one full read of $small (ZARRGPU_STAGING_BYTES=${staging:-default}): us per kernel, A | B"
     join -j 1 <(awk '{print $1, $4}' "$out/kernels_A.txt" | sort) <(awk '{print $1, $4}' "$out/kernels_B.txt" | sort) |
       sort -k2 -n -r | awk '{printf "%-28s %10.1f %10.1f  %.3f\n", $1, $2, $3, ($2 > 0 ? $3 / $2 : 0)}'
   fi
