@@ -15,8 +15,13 @@ def main(path):
     for r in csv.DictReader(rows):
         if r.get("Metric Name") != "gpu__time_duration.sum":
             continue
-        # "void zarrgpu::zstd::gpu::execute_kernel<Policy>(Params)" -> "execute_kernel"
-        name = r["Kernel Name"].split("(")[0].split("<")[0].split()[-1].split("::")[-1]
+        # "void zarrgpu::zstd::gpu::execute_kernel<Policy>(Params)" -> "execute_kernel";
+        # the engine's own kernels (anonymous namespace) get "engine::" before
+        # theirs: both have a place_kernel.
+        full = r["Kernel Name"].split("(")[0].split("<")[0].split()[-1]
+        name = full.split("::")[-1]
+        if "zstd" not in full:
+            name = "engine::" + name
         total[name] += float(r["Metric Value"].replace(",", "")) * SCALE.get(r["Metric Unit"], 1.0)
         launches[name] += 1
     if not launches:
