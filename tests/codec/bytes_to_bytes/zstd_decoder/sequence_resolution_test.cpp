@@ -11,7 +11,9 @@
 #include <barrier>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "codec/bytes_to_bytes/zstd/decoder/block_execution.hpp"
@@ -157,11 +159,25 @@ Prepared prepare(const Bytes& in, size_t capacity) {
   return p;
 }
 
-// C1 and C3 of every compressed block by N ranks agree with one rank.
+// C2 of the chunk, and C1 and C3 of every compressed block, by N ranks
+// agree with one rank.
 template <uint32_t N>
 void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
   Prepared q = p;
   ResolutionScratch rs;
+  for (FrameRecord& f : q.frames) f.output_start = ~uint64_t{0};
+  for (BlockRecord& b : q.blocks) {
+    b.output_offset = ~uint64_t{0};
+    for (uint32_t& r : b.repeat_in) r = 0;
+  }
+  run_group<N>([&](ThreadGroup<N> g) { place_blocks(g, rs, q.plan, q.frames.data(), q.blocks.data()); });
+  for (size_t f = 0; f < p.frames.size(); ++f) {
+    ASSERT_EQ(q.frames[f].output_start, p.frames[f].output_start) << what << " frame " << f;
+  }
+  for (size_t k = 0; k < p.blocks.size(); ++k) {
+    ASSERT_EQ(q.blocks[k].output_offset, p.blocks[k].output_offset) << what << " block " << k;
+    for (int s = 0; s < 3; ++s) ASSERT_EQ(q.blocks[k].repeat_in[s], p.blocks[k].repeat_in[s]) << what << " block " << k;
+  }
   for (size_t k = 0; k < p.blocks.size(); ++k) {
     BlockRecord& a = p.blocks[k];
     BlockRecord& b = q.blocks[k];
@@ -238,6 +254,20 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
     }
   }
   EXPECT_EQ(compared, 9);
+  // Several frames in one chunk: each starts with the initial repeat
+  // offsets, and the output runs on across them. Block counts below and
+  // above the group's ranks.
+  Bytes chunk, data;
+  for (const auto& [kind, level, size] : {std::tuple{DataKind::mixed, 3, 200 * 1024}, {DataKind::text, 1, 40 * 1024},
+                                          {DataKind::repetitive, 19, 900 * 1024}}) {
+    const auto m = many_block_frame(kind, level, size + rng.below(4096), 8 * 1024, rng.next());
+    chunk.insert(chunk.end(), m.frame.begin(), m.frame.end());
+    data.insert(data.end(), m.data.begin(), m.data.end());
+  }
+  const Prepared p = prepare(chunk, data.size());
+  ASSERT_EQ(p.plan.frame_count, 3u);
+  expect_ranks_agree<4>(p, data.size(), "three frames");
+  expect_ranks_agree<32>(p, data.size(), "three frames");
 }
 
 // B1 by N ranks hands B2 and B3 what one rank hands them: the same

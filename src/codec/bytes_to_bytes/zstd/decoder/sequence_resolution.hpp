@@ -5,7 +5,7 @@
 // from small per-block summaries, so C runs in four steps:
 //  C1 summarize_block() — a group per compressed block, after phase B: the
 //     block's repeat-offset map (repeat_offsets.hpp) and its match bytes.
-//  C2 place_blocks() — one thread per chunk, a scan over block summaries:
+//  C2 place_blocks() — a group per chunk, a scan over block summaries:
 //     every block's output offset and entering repeat offsets, as if every
 //     block before it were valid. Exact for each block up to the chunk's
 //     first error, which is all that C3 and C4 ever use.
@@ -19,6 +19,7 @@
 #include "block.hpp"
 #include "config.hpp"
 #include "frame_walk.hpp"
+#include "group.hpp"
 #include "repeat_offsets.hpp"
 #include "sequences.hpp"
 #include "workspace.hpp"
@@ -62,7 +63,9 @@ ZARRGPU_HD_INLINE void visit_triples(Triple* t, uint32_t lo, uint32_t hi, F&& f)
     for (uint32_t j = 0; j < 4; ++j) q[j] = t[i + j];
 #endif
     bool go = true;
+#if defined(__CUDACC__)
 #pragma unroll
+#endif
     for (uint32_t j = 0; j < 4; ++j) {
       if (go) go = f(i + j, q[j]);
     }
@@ -89,19 +92,12 @@ ZARRGPU_HD_INLINE void rank_run(uint32_t n, uint32_t rank, uint32_t ranks, uint3
   *hi = static_cast<uint32_t>(uint64_t{n} * (rank + 1) / ranks);
 }
 
-// Each rank summarizes triples [lo, hi); returns the summary of the runs of
-// the ranks before it. Rank 0 also gets the whole block's in *total.
+// Each rank hands in the summary of its run; returns the summary of the
+// runs of the ranks before it. Rank 0 also gets all of them in *total.
 template <class G>
-ZARRGPU_HD ResolutionRun scan_runs(G g, ResolutionScratch& rs, const SequenceTriple* t, uint32_t lo, uint32_t hi,
-                                   ResolutionRun* total) {
+ZARRGPU_HD ResolutionRun exclusive_scan_runs(G g, ResolutionScratch& rs, const ResolutionRun& run,
+                                             ResolutionRun* total) {
   static_assert(G::kSize <= kResolutionRanks, "one ResolutionRun slot per rank");
-  ResolutionRun run{repeat_identity(), 0, 0};
-  visit_triples<false>(t, lo, hi, [&run](uint32_t, const SequenceTriple& s) {
-    repeat_step(run.map, s.offset, s.literals_length);
-    run.literals += s.literals_length;
-    run.matches += s.match_length;
-    return true;
-  });
   g.sync();  // earlier users of rs are done
   rs.runs[g.rank()] = run;
   g.sync();
@@ -122,6 +118,21 @@ ZARRGPU_HD ResolutionRun scan_runs(G g, ResolutionScratch& rs, const SequenceTri
   return before;
 }
 
+// Each rank summarizes triples [lo, hi); returns the summary of the runs of
+// the ranks before it. Rank 0 also gets the whole block's in *total.
+template <class G>
+ZARRGPU_HD ResolutionRun scan_runs(G g, ResolutionScratch& rs, const SequenceTriple* t, uint32_t lo, uint32_t hi,
+                                   ResolutionRun* total) {
+  ResolutionRun run{repeat_identity(), 0, 0};
+  visit_triples<false>(t, lo, hi, [&run](uint32_t, const SequenceTriple& s) {
+    repeat_step(run.map, s.offset, s.literals_length);
+    run.literals += s.literals_length;
+    run.matches += s.match_length;
+    return true;
+  });
+  return exclusive_scan_runs(g, rs, run, total);
+}
+
 // C1 for compressed block b (phase B done). A block that phase B failed is
 // never passed by C2's exact prefix, so its summary is the identity.
 template <class G>
@@ -140,27 +151,51 @@ ZARRGPU_HD void summarize_block(G g, ResolutionScratch& rs, BlockRecord& b, cons
   g.sync();
 }
 
-// C2 for a chunk (C1 done for every compressed block).
-ZARRGPU_HD_INLINE void place_blocks(const ChunkPlan& plan, FrameRecord* frames, BlockRecord* blocks) {
+// C2 for a chunk (C1 done for every compressed block): each rank takes a
+// run of a frame's blocks, and the runs' output bytes (in `literals`) and
+// repeat maps are scanned as C3 scans a block's sequences.
+template <class G>
+ZARRGPU_HD void place_blocks(G g, ResolutionScratch& rs, const ChunkPlan& plan, FrameRecord* frames,
+                             BlockRecord* blocks) {
+  auto output_bytes = [](const BlockRecord& b) {
+    return b.type == BlockType::compressed ? uint64_t{b.literals_size} + b.match_bytes : uint64_t{b.size};
+  };
   uint64_t op = 0;
   for (uint32_t f = 0; f < plan.frame_count; ++f) {
     FrameRecord& fr = frames[f];
-    fr.output_start = op;
-    uint32_t rep[3] = {1, 4, 8};  // §3.1.1.5: every frame starts with these
-    for (uint32_t i = 0; i < fr.block_count; ++i) {
-      BlockRecord& b = blocks[fr.first_block + i];
-      b.output_offset = op;
+    if (g.rank() == 0) fr.output_start = op;
+    BlockRecord* fb = blocks + fr.first_block;
+    uint32_t lo = 0, hi = 0;
+    rank_run(fr.block_count, g.rank(), G::kSize, &lo, &hi);
+    ResolutionRun run{repeat_identity(), 0, 0};
+    for (uint32_t i = lo; i < hi; ++i) {
+      run.literals += output_bytes(fb[i]);
+      if (fb[i].type == BlockType::compressed) run.map = repeat_compose(run.map, fb[i].repeat_map);
+    }
+    const ResolutionRun before = exclusive_scan_runs(g, rs, run, nullptr);
+    const uint32_t first[3] = {1, 4, 8};  // §3.1.1.5: every frame starts with these
+    uint32_t rep[3];
+    repeat_apply(before.map, first, rep);
+    uint64_t at = op + before.literals;
+    for (uint32_t i = lo; i < hi; ++i) {
+      BlockRecord& b = fb[i];
+      b.output_offset = at;
       for (uint32_t s = 0; s < 3; ++s) b.repeat_in[s] = rep[s];
+      at += output_bytes(b);
       if (b.type == BlockType::compressed) {
-        op += b.literals_size + b.match_bytes;
         uint32_t next[3];
         repeat_apply(b.repeat_map, rep, next);
         for (uint32_t s = 0; s < 3; ++s) rep[s] = next[s];
-      } else {
-        op += b.size;
       }
     }
+    op = g.shuffle64(at, G::kSize - 1);  // the last rank's run ends the frame
   }
+}
+
+// The same on one thread.
+ZARRGPU_HD_INLINE void place_blocks(const ChunkPlan& plan, FrameRecord* frames, BlockRecord* blocks) {
+  ResolutionScratch rs;
+  place_blocks(SerialGroup{}, rs, plan, frames, blocks);
 }
 
 // C3 for compressed block b of frame fr (C2 done): b.resolve_status, b.reach,

@@ -1,7 +1,7 @@
 // Per-item logic of the block-parallel decoder (CUB's "agent"): the phases
 // of decoder/frame_walk.hpp .. block_execution.hpp, each on the unit it is
-// parallel over — a chunk (walk, C2 placement, C4 verdict: one thread), a
-// block (B1 tables, C1, C3 resolution, D1 literals, D2 matches: one warp),
+// parallel over — a chunk (walk, C4 verdict: one thread; C2 placement: one
+// warp), a block (B1 tables, C1, C3 resolution, D1 literals, D2 matches: one warp),
 // a Huffman stream (B2: one thread), a block's sequence bitstream (B3: one
 // thread), a chunk (checksums: one warp). Scratch is carved per chunk of
 // the current wave from the caller's temp.
@@ -119,11 +119,11 @@ struct AgentBlockParallel {
     summarize_block(WarpGroup{}, rs, b, bp.chunk_triples(c));
   }
 
-  // C2, one thread per chunk.
-  __device__ __forceinline__ void place(size_t c) {
+  // C2, one warp per chunk.
+  __device__ __forceinline__ void place(ResolutionScratch& rs, size_t c) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel) return;
-    place_blocks(plan, bp.chunk_frames(c), bp.chunk_blocks(c));
+    place_blocks(WarpGroup{}, rs, plan, bp.chunk_frames(c), bp.chunk_blocks(c));
   }
 
   // C3, one warp per block slot.

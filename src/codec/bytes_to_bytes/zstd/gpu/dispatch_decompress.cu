@@ -6,7 +6,7 @@
 // (thread per chunk, listing the compressed blocks) -> B1 tables (warp per
 // block) -> B2 Huffman streams (thread per stream) -> B3 sequences (thread
 // per block) -> C1 summaries (warp per block) -> C2 placement
-// (thread per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
+// (warp per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
 // per chunk) -> D1 literals (warp per block) -> D2a match bytes read from
 // earlier blocks, through their sequences (8 warps per block) -> D2b the
 // other match bytes (warp per block; no warp ever waits for another) ->
@@ -206,7 +206,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     const uint32_t seq = BpPolicy::kSequenceBlocks;
     if (r == kSuccess) r = launch_bp(sequences_kernel<BpPolicy>, slots, seq, seq, bp, s);
     if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, walk, walk, bp, s);
+    if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
