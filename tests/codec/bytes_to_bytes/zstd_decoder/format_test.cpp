@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #if defined(ZARRGPU_HAVE_LIBXXHASH)
@@ -93,6 +94,48 @@ TEST(ZstdFormat, PredefinedDistributionsFillTheirTables) {
     EXPECT_EQ(total, 1 << predefined_log(code));
     FseEntry table[64];
     EXPECT_TRUE(build_fse_table(norm, predefined_symbols(code), predefined_log(code), table));
+  }
+}
+
+// Packed entries (2 bytes a state) give every state's fields back: the
+// predefined tables, RLE tables, and random distributions of every
+// accuracy log, with "less than 1" probabilities and the largest symbols.
+TEST(ZstdFormat, PackedFseEntriesUnpackToTheirTables) {
+  auto expect_packs = [](const FseEntry* table, uint32_t log, const std::string& what) {
+    for (uint32_t u = 0; u < (1u << log); ++u) {
+      const PackedFseEntry packed[1] = {pack_fse_entry(table[u], log)};
+      const FseState a = fse_state(table, u, log), b = fse_state(packed, 0, log);
+      ASSERT_EQ(b.symbol, a.symbol) << what << " state " << u;
+      ASSERT_EQ(b.nb_bits, a.nb_bits) << what << " state " << u;
+      ASSERT_EQ(b.base, a.base) << what << " state " << u;
+    }
+  };
+  FseEntry table[1u << 9];
+  int16_t norm[64];
+  for (auto code : {SequenceCode::literals_length, SequenceCode::offset, SequenceCode::match_length}) {
+    for (uint32_t s = 0; s < predefined_symbols(code); ++s) norm[s] = predefined_probability(code, s);
+    ASSERT_TRUE(build_fse_table(norm, predefined_symbols(code), predefined_log(code), table));
+    expect_packs(table, predefined_log(code), "predefined " + std::to_string(static_cast<int>(code)));
+  }
+  for (uint32_t symbol : {0u, 35u, 52u}) {
+    build_fse_rle_table(static_cast<uint8_t>(symbol), table);
+    expect_packs(table, 0, "rle " + std::to_string(symbol));
+  }
+  Rng rng(5);
+  for (int trial = 0; trial < 300; ++trial) {
+    const uint32_t log = 5 + rng.below(5), symbols = 1 + rng.below(53);
+    // Random counts that sum to 2^log: each symbol at least "less than 1".
+    int32_t left = (1 << log) - static_cast<int32_t>(symbols);
+    if (left < 0) continue;
+    for (uint32_t s = 0; s < symbols; ++s) norm[s] = -1;
+    while (left > 0) {
+      const uint32_t s = rng.below(symbols);
+      const int32_t add = 1 + static_cast<int32_t>(rng.below(static_cast<uint32_t>(left)));
+      norm[s] = static_cast<int16_t>((norm[s] < 0 ? 1 : norm[s]) + add);  // a "less than 1" took one cell
+      left -= add;
+    }
+    ASSERT_TRUE(build_fse_table(norm, symbols, log, table)) << trial;
+    expect_packs(table, log, "random " + std::to_string(trial));
   }
 }
 

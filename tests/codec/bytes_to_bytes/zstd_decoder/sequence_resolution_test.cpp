@@ -272,9 +272,10 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
 
 // B1 by N ranks hands B2 and B3 what one rank hands them: the same
 // records, stream places and tables; and B2 and B3 from either give the same
-// literals and triples (B3 once with length codes computed, once looked
-// up). Real blocks (many, with repeated and treeless tables) and blocks
-// with a flipped bit.
+// literals and triples (B3 once with length codes computed from full
+// tables, once as the GPU runs it: packed tables, codes looked up). Real
+// blocks (many, with repeated and treeless tables) and blocks with a
+// flipped bit.
 template <uint32_t N>
 void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& what) {
   ChunkPlan plan;
@@ -334,9 +335,12 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
       decode_literals_stream(*many, many->huffman, in.data(), b, s, lit_b.data());
     }
     decode_block_sequences(*one, one->sequences, in.data(), a, tri_a.data());
-    LengthCodeTables codes;  // the GPU's B3 looks the length codes up
+    // The GPU's B3: packed tables, length codes looked up.
+    auto packed = std::make_unique<PackedSequenceTables>();
+    if (has_sequences_to_decode(b)) pack_sequence_tables(SerialGroup{}, *packed, many->sequences);
+    LengthCodeTables codes;
     fill_length_code_tables(SerialGroup{}, codes);
-    decode_block_sequences(*many, many->sequences, in.data(), b, tri_b.data(), &codes);
+    decode_block_sequences(*many, *packed, in.data(), b, tri_b.data(), &codes);
     ASSERT_EQ(b.status, a.status) << at;
     ASSERT_EQ(b.bitstream_exact, a.bitstream_exact) << at;
     ASSERT_EQ(lit_b, lit_a) << at;

@@ -101,6 +101,15 @@ struct SequenceTables {
   FseEntry offset[1u << kOffsetLogMax];
 };
 
+// The same in 2 bytes a state (PackedFseEntry): B3's copy in shared memory
+// on the GPU.
+struct PackedSequenceTables {
+  uint32_t fse_log[3];
+  PackedFseEntry literals_length[1u << kLiteralsLengthLogMax];
+  PackedFseEntry match_length[1u << kMatchLengthLogMax];
+  PackedFseEntry offset[1u << kOffsetLogMax];
+};
+
 // What B1 hands to B2 and B3 for one compressed block: its tables and where
 // its bitstreams are (offsets in the chunk's input).
 struct BlockEntropy {
@@ -121,6 +130,18 @@ ZARRGPU_HD_INLINE void copy_sequence_tables(G g, SequenceTables& dst, const Tabl
   group_copy_disjoint(g, dst.literals_length, src.literals_length, 1u << src.fse_log[0]);
   group_copy_disjoint(g, dst.offset, src.offset, 1u << src.fse_log[1]);
   group_copy_disjoint(g, dst.match_length, src.match_length, 1u << src.fse_log[2]);
+}
+
+// The three tables of src packed, by a group.
+template <class G>
+ZARRGPU_HD_INLINE void pack_sequence_tables(G g, PackedSequenceTables& dst, const SequenceTables& src) {
+  group_copy_disjoint(g, dst.fse_log, src.fse_log, 3);
+  auto pack = [g](PackedFseEntry* to, const FseEntry* from, uint32_t log) {
+    for (uint32_t u = g.rank(); u < (1u << log); u += G::kSize) to[u] = pack_fse_entry(from[u], log);
+  };
+  pack(dst.literals_length, src.literals_length, src.fse_log[0]);
+  pack(dst.offset, src.offset, src.fse_log[1]);
+  pack(dst.match_length, src.match_length, src.fse_log[2]);
 }
 
 // B1 for compressed block b of a chunk (chunk = the chunk's input). Writes
@@ -269,8 +290,10 @@ ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) {
 
 // B3: block b's sequences to triples[b.triples_offset, + min(count,
 // b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
-// of them at `tables` (and length codes looked up in `codes` when given).
-ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const SequenceTables& tables,
+// of them at `tables` (SequenceTables or PackedSequenceTables; length codes
+// looked up in `codes` when given).
+template <class Tables>
+ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Tables& tables,
                                               const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
                                               const LengthCodeTables* codes = nullptr) {
   if (!has_sequences_to_decode(b)) return;

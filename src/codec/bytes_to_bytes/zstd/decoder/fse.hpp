@@ -16,6 +16,40 @@ struct alignas(4) FseEntry {
   uint8_t symbol;
 };
 
+// A state's fields as the decoders use them.
+struct FseState {
+  uint32_t symbol;
+  uint32_t nb_bits;
+  uint32_t base;
+};
+
+ZARRGPU_HD_INLINE FseState fse_state(const FseEntry* table, uint32_t state, uint32_t /*log*/) {
+  const FseEntry e = table[state];
+  return FseState{e.symbol, e.nb_bits, e.base};
+}
+
+// The same state in 2 bytes: the symbol (< 64) and the next-state counter
+// the table was built from (< 2^(log+1) <= 1024), from which
+// build_fse_table() derived the other two fields: nb_bits = log -
+// highbit(next), base = (next << nb_bits) - 2^log. Three more instructions
+// per lookup, for half the shared memory: the GPU's B3 keeps twice the
+// blocks' tables, and so decodes twice the blocks, per SM.
+struct PackedFseEntry {
+  uint16_t v;
+};
+
+ZARRGPU_HD_INLINE PackedFseEntry pack_fse_entry(const FseEntry& e, uint32_t log) {
+  const uint32_t next = (uint32_t{e.base} + (1u << log)) >> e.nb_bits;
+  return PackedFseEntry{static_cast<uint16_t>(e.symbol | (next << 6))};
+}
+
+ZARRGPU_HD_INLINE FseState fse_state(const PackedFseEntry* table, uint32_t state, uint32_t log) {
+  const uint32_t v = table[state].v;
+  const uint32_t next = v >> 6;
+  const uint32_t nb = log - highbit32(next);
+  return FseState{v & 63u, nb, (next << nb) - (1u << log)};
+}
+
 // Reads the normalized probabilities of an FSE table description (§4.1.1).
 // norm receives max_symbol + 1 values (-1 is the "less than 1" probability);
 // *symbols is the number of symbols described, *log the Accuracy_Log.

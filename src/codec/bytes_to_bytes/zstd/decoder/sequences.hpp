@@ -118,11 +118,12 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
 }
 
 // State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.
-// Tables: a Workspace, or phase B's SequenceTables (block_sections.hpp): the
-// three tables and fse_log[], by the same names.
+// Tables: a Workspace, or phase B's SequenceTables or PackedSequenceTables
+// (block_sections.hpp): the three tables and fse_log[], by the same names.
 struct SequenceDecoder {
   WindowBitReader br;
   uint32_t state[3];  // indexed by SequenceCode
+  uint32_t log[3];    // the tables' fse_log[], kept in registers
 
   template <class Tables>
   ZARRGPU_HD_INLINE bool init(const Tables& ws, const uint8_t* src, size_t size) {
@@ -131,8 +132,9 @@ struct SequenceDecoder {
     const uint64_t w = br.window();
     uint32_t k = 0;
     for (uint32_t c = 0; c < 3; ++c) {
-      state[c] = window_bits(w, k, ws.fse_log[c]);
-      k += ws.fse_log[c];
+      log[c] = ws.fse_log[c];
+      state[c] = window_bits(w, k, log[c]);
+      k += log[c];
     }
     br.skip(k);
     return true;
@@ -144,9 +146,9 @@ struct SequenceDecoder {
   template <class Tables>
   ZARRGPU_HD_INLINE void next(const Tables& ws, bool last, uint32_t* offset_value, uint32_t* match_length,
                               uint32_t* literals_length, const LengthCodeTables* codes = nullptr) {
-    const FseEntry ll = ws.literals_length[state[0]];
-    const FseEntry of = ws.offset[state[1]];
-    const FseEntry ml = ws.match_length[state[2]];
+    const FseState ll = fse_state(ws.literals_length, state[0], log[0]);
+    const FseState of = fse_state(ws.offset, state[1], log[1]);
+    const FseState ml = fse_state(ws.match_length, state[2], log[2]);
     uint32_t ll_base, ll_bits, ml_base, ml_bits;
     if (codes != nullptr) {
       // Symbols of a valid table are < the code counts (fse.hpp's max_symbol()).

@@ -102,7 +102,7 @@ struct AgentBlockParallel {
 
   // B3, one thread per listed block, with the block's tables at `tables`
   // and the length codes at `codes` (shared memory).
-  __device__ __forceinline__ void sequences(uint32_t item, const SequenceTables& tables,
+  __device__ __forceinline__ void sequences(uint32_t item, const PackedSequenceTables& tables,
                                             const LengthCodeTables& codes) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;

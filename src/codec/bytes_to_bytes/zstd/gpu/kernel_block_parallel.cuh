@@ -63,11 +63,12 @@ __global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParam
 
 // B3: a thread per listed block, kSequenceBlocks of them per thread block,
 // with their FSE tables copied to shared memory first (from global memory
-// every lookup of the serial chain risked an L1 miss).
+// every lookup of the serial chain risked an L1 miss), packed to 2 bytes a
+// state: shared memory bounds how many blocks an SM decodes at once.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(BlockParallelParams bp) {
   constexpr uint32_t kBlocks = Policy::kSequenceBlocks;
-  __shared__ __align__(16) SequenceTables tables[kBlocks];
+  __shared__ __align__(16) PackedSequenceTables tables[kBlocks];
   __shared__ LengthCodeTables codes;
   const uint32_t count = *bp.item_count;
   const uint32_t first = blockIdx.x * kBlocks;
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(Bloc
   for (uint32_t j = 0; j < n; ++j) {
     const uint32_t slot = bp.items[first + j];
     if (!has_sequences_to_decode(bp.blocks[slot])) continue;  // fse_log[] unset
-    copy_sequence_tables(LaneGroup<kBlocks>{lane}, tables[j], bp.entropy[slot].sequences);
+    pack_sequence_tables(LaneGroup<kBlocks>{lane}, tables[j], bp.entropy[slot].sequences);
   }
   __syncthreads();
   if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane], codes);

@@ -29,8 +29,8 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // B2: blocks per warp (a lane per Huffman stream, 4 per block); their
   // tables take 8 x 4 KiB of shared memory.
   static constexpr uint32_t kStreamBlocks = 8;
-  // B3: blocks (a lane each) per thread block; their FSE tables take
-  // 7 x 5 KiB of shared memory, 6 thread blocks per SM (42 lanes; B2 runs 48).
+  // B3: blocks (a lane each) per thread block; their packed FSE tables take
+  // 7 x 2.5 KiB of shared memory, 12 thread blocks per SM (84 lanes; B2 runs 48).
   static constexpr uint32_t kSequenceBlocks = 7;
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
