@@ -22,16 +22,9 @@ patch_file=$(realpath "${1:?usage: read_ab.sh CHANGE.patch}")
 out=${OUT:-/tmp/read_ab}
 bins=/tmp/read_ab_bin
 mkdir -p "$out" "$bins"
-source bench/gpu/prepare.sh > /dev/null
 export PATH=/usr/local/cuda/bin:$PATH
-if [ ! -f build/build.ninja ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DZARRGPU_CUDA=ON -DZARRGPU_BUILD_PYTHON=ON \
-    -DPython_EXECUTABLE="$(command -v python3)" -DZARRGPU_CORPUS_DIR="$ZARRGPU_CORPUS_DIR" \
-    > "$out/ab_configure.log" 2>&1 || { tail -40 "$out/ab_configure.log"; exit 1; }
-fi
 build() {
-  cmake --build build --target bench_gpu_read zarrgpu_cli -j "$(nproc)" > "$out/ab_build_$1.log" 2>&1 ||
-    { grep -E "error" -A3 "$out/ab_build_$1.log" | head -30; return 1; }
+  bash bench/gpu/build_read.sh "$out" "$1" || return 1
   cp "$(find build -name bench_gpu_read -type f -perm -u+x | head -1)" "$bins/bench_$1"
 }
 build B || exit 1

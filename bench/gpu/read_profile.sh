@@ -9,7 +9,10 @@
 #   2. ncu durations of every kernel of one full read, summed by name;
 #   3. for each kernel named in PROFILE_STATE_KERNELS (e.g. "cross_kernel
 #      sequences_kernel"), ncu's occupancy, warp state and memory sections
-#      of its first launch.
+#      of its first launch; with PROFILE_SASS=1 also its SASS instructions
+#      that most warps were sampled stalled on, and why
+#      (bench/gpu/ncu_sass_hotspots.py).
+# Builds what it runs when build/ lacks it (bench/gpu/build_read.sh).
 # The read's batches follow the environment (e.g. ZARRGPU_STAGING_BYTES).
 # Writes $OUT/read_profile.txt (or bench/results/).
 set -uo pipefail
@@ -18,6 +21,8 @@ cd "$root"
 out=${OUT:-$root/bench/results}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
+bench=$(find build -name bench_gpu_read -type f -perm -u+x 2>/dev/null | head -1)
+[ -n "$bench" ] || { bash bench/gpu/build_read.sh "$out" profile || exit 1; }
 bench=$(find build -name bench_gpu_read -type f -perm -u+x | head -1)
 cli=$(find build -path '*tools/zarrgpu/zarrgpu' -type f -perm -u+x | head -1)
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
@@ -47,6 +52,13 @@ report=$out/read_profile.txt
     timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$k" -c 1 \
       --section Occupancy --section WarpStateStats --section LaunchStats --section MemoryWorkloadAnalysis \
       --section SchedulerStats "$bench" "$store" --mode full --repeat 1 2>&1 | grep -vE "^==PROF==|^\{"
+    if [ "${PROFILE_SASS:-0}" = 1 ]; then
+      echo "## ncu stall samples by SASS instruction, first $k of one full read"
+      timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$k" -c 1 \
+        --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
+        "$bench" "$store" --mode full --repeat 1 > "$out/sass_$k.csv" 2>/dev/null
+      python3 bench/gpu/ncu_sass_hotspots.py "$out/sass_$k.csv"
+    fi
   done
 } > "$report" 2>&1
 cat "$report"
