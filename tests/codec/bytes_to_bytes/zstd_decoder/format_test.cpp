@@ -72,6 +72,33 @@ TEST(ZstdFormat, WindowBitReader) {
   }
 }
 
+// The ring reader (B3's on the GPU) gives WindowBitReader's windows after
+// any skips: streams of 1 to 80 bytes at every alignment, read past their
+// start, so that every stage meets the edges.
+TEST(ZstdFormat, RingBitReaderReadsAsWindowBitReader) {
+  Rng rng(9);
+  std::vector<uint8_t> buffer(96);
+  for (int trial = 0; trial < 4000; ++trial) {
+    const size_t size = 1 + rng.below(80), at = rng.below(8);
+    for (auto& b : buffer) b = static_cast<uint8_t>(rng.next());
+    uint8_t* s = buffer.data() + at;
+    s[size - 1] |= static_cast<uint8_t>(1u << rng.below(8));  // an end marker somewhere in the last byte
+    WindowBitReader a;
+    RingBitReader b{};
+    uint64_t ring[kRingWords];
+    b.ring = ring;
+    ASSERT_TRUE(a.init(s, size));
+    ASSERT_TRUE(b.init(s, size));
+    while (a.remaining_bits() > -200) {
+      ASSERT_EQ(b.window(), a.window()) << trial;
+      ASSERT_EQ(b.remaining_bits(), a.remaining_bits()) << trial;
+      const uint32_t n = rng.below(65);
+      a.skip(n);
+      b.skip(n);
+    }
+  }
+}
+
 TEST(ZstdFormat, ForwardBitReader) {
   const uint8_t b[] = {0xA5, 0x0F};
   ForwardBitReader br(b, 2);

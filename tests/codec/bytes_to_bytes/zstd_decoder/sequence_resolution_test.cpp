@@ -273,7 +273,8 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
 // B1 by N ranks hands B2 and B3 what one rank hands them: the same
 // records, stream places and tables; and B2 and B3 from either give the same
 // literals and triples (B3 once with length codes computed from full
-// tables, once as the GPU runs it: packed tables, codes looked up). Real
+// tables, once as the GPU runs it: packed tables, codes looked up, the
+// bitstream through a ring). Real
 // blocks (many, with repeated and treeless tables) and blocks with a
 // flipped bit.
 template <uint32_t N>
@@ -340,7 +341,10 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     if (has_sequences_to_decode(b)) pack_sequence_tables(SerialGroup{}, *packed, many->sequences);
     LengthCodeTables codes;
     fill_length_code_tables(SerialGroup{}, codes);
-    decode_block_sequences(*many, *packed, in.data(), b, tri_b.data(), &codes);
+    uint64_t ring[kRingWords];
+    RingBitReader reader{};
+    reader.ring = ring;
+    decode_block_sequences(*many, *packed, in.data(), b, tri_b.data(), &codes, reader);
     ASSERT_EQ(b.status, a.status) << at;
     ASSERT_EQ(b.bitstream_exact, a.bitstream_exact) << at;
     ASSERT_EQ(lit_b, lit_a) << at;

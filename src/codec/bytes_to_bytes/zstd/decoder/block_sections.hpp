@@ -291,14 +291,16 @@ ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) {
 // B3: block b's sequences to triples[b.triples_offset, + min(count,
 // b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
 // of them at `tables` (SequenceTables or PackedSequenceTables; length codes
-// looked up in `codes` when given).
-template <class Tables>
+// looked up in `codes` when given), through `reader` (a RingBitReader with
+// its ring, or the default).
+template <class Tables, class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Tables& tables,
                                               const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
-                                              const LengthCodeTables* codes = nullptr) {
+                                              const LengthCodeTables* codes = nullptr, Reader reader = Reader{}) {
   if (!has_sequences_to_decode(b)) return;
   const uint32_t count = b.sequence_count;
-  SequenceDecoder dec;
+  BasicSequenceDecoder<Reader> dec;
+  dec.br = reader;
   if (!dec.init(tables, chunk + e.sequences_src, e.sequences_size)) {  // B1 checked that it starts
     b.status = Status::corrupt_sequences;
     b.stage = SectionStage::sequences;

@@ -120,8 +120,10 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
 // State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.
 // Tables: a Workspace, or phase B's SequenceTables or PackedSequenceTables
 // (block_sections.hpp): the three tables and fse_log[], by the same names.
-struct SequenceDecoder {
-  WindowBitReader br;
+// Reader: WindowBitReader, or RingBitReader with its ring set.
+template <class Reader>
+struct BasicSequenceDecoder {
+  Reader br;
   uint32_t state[3];  // indexed by SequenceCode
   uint32_t log[3];    // the tables' fse_log[], kept in registers
 
@@ -178,6 +180,8 @@ struct SequenceDecoder {
     }
   }
 };
+
+using SequenceDecoder = BasicSequenceDecoder<WindowBitReader>;
 
 // §3.1.1.5 Repeat offsets. Returns the offset to copy from, 0 when invalid.
 ZARRGPU_HD_INLINE uint32_t resolve_offset(uint32_t offset_value, uint32_t literals_length, uint32_t rep[3]) {

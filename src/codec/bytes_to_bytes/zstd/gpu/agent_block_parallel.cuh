@@ -100,14 +100,17 @@ struct AgentBlockParallel {
                            bp.blocks[slot], s, bp.chunk_literals(c));
   }
 
-  // B3, one thread per listed block, with the block's tables at `tables`
-  // and the length codes at `codes` (shared memory).
+  // B3, one thread per listed block, with the block's tables at `tables`,
+  // the length codes at `codes` and kRingWords words for its bitstream at
+  // `ring` (shared memory).
   __device__ __forceinline__ void sequences(uint32_t item, const PackedSequenceTables& tables,
-                                            const LengthCodeTables& codes) {
+                                            const LengthCodeTables& codes, uint64_t* ring) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
+    RingBitReader reader{};
+    reader.ring = ring;
     decode_block_sequences(bp.entropy[slot], tables, static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
-                           bp.blocks[slot], bp.chunk_triples(c), &codes);
+                           bp.blocks[slot], bp.chunk_triples(c), &codes, reader);
   }
 
   // C1, one warp per block slot.

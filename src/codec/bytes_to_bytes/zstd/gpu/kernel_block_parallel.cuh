@@ -70,6 +70,7 @@ __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(Bloc
   constexpr uint32_t kBlocks = Policy::kSequenceBlocks;
   __shared__ __align__(16) PackedSequenceTables tables[kBlocks];
   __shared__ LengthCodeTables codes;
+  __shared__ uint64_t ring[kBlocks][kRingWords];  // each lane's bitstream words ahead (RingBitReader)
   const uint32_t count = *bp.item_count;
   const uint32_t first = blockIdx.x * kBlocks;
   if (first >= count) return;
@@ -82,7 +83,8 @@ __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(Bloc
     pack_sequence_tables(LaneGroup<kBlocks>{lane}, tables[j], bp.entropy[slot].sequences);
   }
   __syncthreads();
-  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane], codes);
+  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane], codes, ring[lane]);
+  ring_drain();
 }
 
 // C1: a warp per block slot, with only phase C's hand-over in shared
