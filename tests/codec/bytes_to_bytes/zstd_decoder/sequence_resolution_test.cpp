@@ -274,7 +274,7 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
 // records, stream places and tables; and B2 and B3 from either give the same
 // literals and triples (B3 once with length codes computed from full
 // tables, once as the GPU runs it: packed tables, codes looked up, the
-// bitstream through a ring). Real
+// bitstreams through rings). Real
 // blocks (many, with repeated and treeless tables) and blocks with a
 // flipped bit.
 template <uint32_t N>
@@ -333,7 +333,10 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     std::vector<SequenceTriple> tri_a(plan.triples), tri_b(plan.triples);
     for (uint32_t s = 0; s < 4; ++s) {
       decode_literals_stream(*one, one->huffman, in.data(), a, s, lit_a.data());
-      decode_literals_stream(*many, many->huffman, in.data(), b, s, lit_b.data());
+      uint64_t ring[kRingWords];
+      RingBitReader reader{};
+      reader.ring = ring;
+      decode_literals_stream(*many, many->huffman, in.data(), b, s, lit_b.data(), reader);
     }
     decode_block_sequences(*one, one->sequences, in.data(), a, tri_a.data());
     // The GPU's B3: packed tables, length codes looked up.

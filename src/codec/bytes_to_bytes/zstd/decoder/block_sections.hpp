@@ -266,15 +266,18 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
 }
 
 // B2: Huffman stream s of block b, after B1 (one thread), with e.huffman
-// or a copy of it at `table`. The error of a bad stream is the block's, at
-// the literals stage: it comes before anything B1 found in the sequences
+// or a copy of it at `table`, through `reader` (a RingBitReader with its
+// ring, or the default). The error of a bad stream is the block's, at the
+// literals stage: it comes before anything B1 found in the sequences
 // section.
+template <class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE void decode_literals_stream(const BlockEntropy& e, const HuffmanEntry* table, const uint8_t* chunk,
-                                              BlockRecord& b, uint32_t s, uint8_t* literals_scratch) {
+                                              BlockRecord& b, uint32_t s, uint8_t* literals_scratch,
+                                              Reader reader = Reader{}) {
   if (s >= e.streams.count) return;
   const HuffmanStreams& st = e.streams;
   if (!decode_huffman_stream(table, e.huffman_log, chunk + e.streams_src + st.offset[s], st.size[s],
-                             literals_scratch + b.literals_offset + s * st.segment, st.symbols[s])) {
+                             literals_scratch + b.literals_offset + s * st.segment, st.symbols[s], reader)) {
     // Every failing stream of the block writes the same values.
     b.status = Status::corrupt_literals;
     b.stage = SectionStage::literals_data;

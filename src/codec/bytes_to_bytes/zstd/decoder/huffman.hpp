@@ -133,9 +133,9 @@ ZARRGPU_HD_INLINE size_t read_huffman_table(const uint8_t* src, size_t size, Huf
 // this chain at the latency of its instructions. Symbols are stored four at
 // a time as one 32-bit word once dst is aligned (byte stores from 32 lanes
 // to 32 places cost a memory transaction each).
+template <class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE bool decode_huffman_stream(const HuffmanEntry* table, uint32_t log, const uint8_t* src,
-                                             size_t size, uint8_t* dst, size_t count) {
-  WindowBitReader br;
+                                             size_t size, uint8_t* dst, size_t count, Reader br = Reader{}) {
   if (!br.init(src, size)) return false;
   const uint32_t drop = 32 - log;
   auto one = [&]() {

@@ -92,12 +92,16 @@ struct AgentBlockParallel {
   }
 
   // B2, one thread per Huffman stream s of listed block `item`, with the
-  // block's table at `table` (shared memory).
-  __device__ __forceinline__ void literals_stream(uint32_t item, uint32_t s, const HuffmanEntry* table) {
+  // block's table at `table` and kRingWords words for the stream at `ring`
+  // (shared memory).
+  __device__ __forceinline__ void literals_stream(uint32_t item, uint32_t s, const HuffmanEntry* table,
+                                                  uint64_t* ring) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
+    RingBitReader reader{};
+    reader.ring = ring;
     decode_literals_stream(bp.entropy[slot], table, static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
-                           bp.blocks[slot], s, bp.chunk_literals(c));
+                           bp.blocks[slot], s, bp.chunk_literals(c), reader);
   }
 
   // B3, one thread per listed block, with the block's tables at `tables`,

@@ -44,6 +44,7 @@ __global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParam
   constexpr uint32_t kBlocks = Policy::kStreamBlocks;
   static_assert(kBlocks * 4 == 32, "a lane per stream, four streams per block");
   __shared__ __align__(16) HuffmanEntry table[kBlocks][1u << kHuffmanLogMax];
+  __shared__ uint64_t ring[32][kRingWords];  // each lane's stream words ahead (RingBitReader)
   const uint32_t count = *bp.item_count;
   const uint32_t first = blockIdx.x * kBlocks;
   if (first >= count) return;
@@ -58,7 +59,8 @@ __global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParam
   }
   __syncthreads();
   const uint32_t j = lane / 4;
-  if (j < n) AgentBlockParallel{bp}.literals_stream(first + j, lane % 4, table[j]);
+  if (j < n) AgentBlockParallel{bp}.literals_stream(first + j, lane % 4, table[j], ring[lane]);
+  ring_drain();
 }
 
 // B3: a thread per listed block, kSequenceBlocks of them per thread block,
