@@ -137,6 +137,7 @@ struct WindowBitReader {
   ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; }
   // Consumes and returns the next n <= 32 bits (0 when n is 0).
   ZARRGPU_HD_INLINE uint32_t read(uint32_t n);
+  ZARRGPU_HD_INLINE void finish() const {}
 };
 
 // The same reader with the words after its window staged in a ring of
@@ -224,6 +225,9 @@ struct RingBitReader {
     }
   }
   ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; }
+  // After the last read, on every path out: no copy is left to land in the
+  // ring once its memory has another use.
+  ZARRGPU_HD_INLINE void finish() const { ring_drain(); }
 };
 
 // Bit extraction from a window (first bit on top) in 32-bit steps: on the

@@ -317,6 +317,7 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
     dec.next(tables, i + 1 == count, &t.offset, &t.match_length, &t.literals_length, codes);
     out[i] = t;
   }
+  dec.br.finish();
   b.bitstream_exact = n == count && dec.br.remaining_bits() == 0;
 }
 

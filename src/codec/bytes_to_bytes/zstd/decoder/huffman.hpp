@@ -172,6 +172,7 @@ ZARRGPU_HD_INLINE bool decode_huffman_stream(const HuffmanEntry* table, uint32_t
     br.skip(k);
   }
   for (; i < count; ++i) dst[i] = one();
+  br.finish();
   // Reading past the first byte gives zeros (and symbols that fail here).
   return br.remaining_bits() == 0;
 }

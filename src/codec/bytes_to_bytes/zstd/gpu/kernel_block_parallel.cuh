@@ -60,7 +60,6 @@ __global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParam
   __syncthreads();
   const uint32_t j = lane / 4;
   if (j < n) AgentBlockParallel{bp}.literals_stream(first + j, lane % 4, table[j], ring[lane]);
-  ring_drain();
 }
 
 // B3: a thread per listed block, kSequenceBlocks of them per thread block,
@@ -86,7 +85,6 @@ __global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(Bloc
   }
   __syncthreads();
   if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane], codes, ring[lane]);
-  ring_drain();
 }
 
 // C1: a warp per block slot, with only phase C's hand-over in shared
