@@ -429,8 +429,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // D2 of each block alone: only that block's bytes are checked.
       for (uint32_t k = 0; k < n; ++k) {
         Bytes alone = after_d1;
-        SequenceBatch sb{};
-        execute_block_matches(SerialGroup{}, sb, p.blocks.data(), k, placed.data(), granules.data(), alone.data());
+        InBlockBatch ib{};
+        execute_block_matches(SerialGroup{}, ib, p.blocks.data(), k, placed.data(), granules.data(), alone.data());
         const uint64_t s = p.blocks[k].output_offset;
         const uint64_t e = k + 1 < p.blocks.size() ? p.blocks[k + 1].output_offset : data.size();
         ASSERT_TRUE(std::equal(alone.begin() + s, alone.begin() + e, data.begin() + s))
@@ -464,19 +464,19 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         std::vector<std::thread> threads;
         for (uint32_t k : order) {
           threads.emplace_back([&, k] {
-            SequenceBatch sb{};
+            InBlockBatch ib{};
             if (grouped[k] == 1) {
               run_group<4>([&](ThreadGroup<4> g) {
-                execute_block_matches(g, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data());
+                execute_block_matches(g, ib, p.blocks.data(), k, placed.data(), granules.data(), out.data());
               });
             } else if (grouped[k] == 2) {
               std::atomic<uint32_t> next{0};
               run_group<4>([&](ThreadGroup<4> g) {
-                execute_block_matches(g, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
+                execute_block_matches(g, ib, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
                                       SharedTickets{&next});
               });
             } else {
-              execute_block_matches(SerialGroup{}, sb, p.blocks.data(), k, placed.data(), granules.data(), out.data());
+              execute_block_matches(SerialGroup{}, ib, p.blocks.data(), k, placed.data(), granules.data(), out.data());
             }
           });
         }

@@ -224,6 +224,9 @@ struct BeforeBatch {
   const EarlierBlocks& earlier;
   uint64_t base;         // the batch's first output byte
   uint64_t block_start;
+  const uint32_t* skip;  // per sequence of the batch: the leading match bytes D2a wrote
+
+  ZARRGPU_HD_INLINE uint32_t skipped(uint32_t i) const { return skip[i]; }
 
   ZARRGPU_HD_INLINE int64_t operator()(int64_t q) const {
     const uint64_t p = static_cast<uint64_t>(static_cast<int64_t>(base) + q);
@@ -342,52 +345,59 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
   copy_cross_block_bytes(g, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
 }
 
+// D2b's batch: the match bytes D2a wrote are the first min(Match_Length,
+// Offset - start in block) bytes of each match that reads before the block
+// (copy_cross_block_bytes), so a batch leaves them out: matches_end counts
+// only the others, and skip[i] says how many of sequence i's lead were left.
+// On the read path's float fields ~40% of the match bytes are such.
+struct InBlockBatch {
+  SequenceBatch batch;
+  uint32_t skip[kSequenceBatch];
+};
+
 // D2b for compressed block k, after D2a of the block: the other match bytes,
 // batch after batch; their sources are in the block, final once the
 // batches before them ran (or D2a wrote them).
 template <class G>
-ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockRecord* blocks, uint32_t k,
+ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
                                          const SequenceTriple* triples, const uint32_t* granules, uint8_t* out) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
+  SequenceBatch& sb = ib.batch;
   const SequenceTriple* t = triples + b.triples_offset;
   const EarlierBlocks earlier{blocks, k, triples, granules};
   const uint32_t block_start = static_cast<uint32_t>(b.output_offset);
   for (uint32_t done = 0; done < b.sequence_count;) {
     const uint32_t left = b.sequence_count - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
+    // The batch starts with the first sequence's literals, where the match
+    // before it ends: positions in the batch come from the match starts.
+    const uint32_t base = done == 0 ? block_start : t[done - 1].match_start + t[done - 1].match_length;
     g.sync();  // every rank is done with the previous batch
-    // As in D1: a rank per sequence, whose literals run from the end of the
-    // match before it.
-    uint32_t literals_before = 0, matches_before = 0;
+    // A rank per sequence: its segments, what D2a left of its match, and a
+    // prefix sum of those across the group, carried from round to round.
+    uint32_t matches_before = 0;
     for (uint32_t first = 0; first < n; first += G::kSize) {
       const uint32_t i = first + g.rank();
-      SequenceTriple s{};
-      uint32_t ll = 0;
+      uint32_t left_bytes = 0;
       if (i < n) {
-        s = t[done + i];
-        const uint32_t before =
-            done + i == 0 ? block_start : t[done + i - 1].match_start + t[done + i - 1].match_length;
-        ll = s.match_start - before;
-      }
-      const uint32_t literals = literals_before + g.inclusive_sum(ll);
-      const uint32_t matches = matches_before + g.inclusive_sum(s.match_length);
-      if (i < n) {
+        const SequenceTriple s = t[done + i];
+        const uint32_t before = done + i == 0 ? block_start : t[done + i - 1].match_start + t[done + i - 1].match_length;
+        const uint32_t in_block = s.match_start - block_start;
+        const uint32_t lead = in_block >= s.offset ? 0u
+                              : s.match_length < s.offset - in_block ? s.match_length : s.offset - in_block;
+        left_bytes = s.match_length - lead;
         sb.offset[i] = s.offset;
-        sb.segment_start[2 * i] = literals - ll + matches - s.match_length;
-        sb.segment_start[2 * i + 1] = literals + matches - s.match_length;
-        sb.literals_end[i] = literals;
-        sb.matches_end[i] = matches;
+        sb.segment_start[2 * i] = before - base;
+        sb.segment_start[2 * i + 1] = s.match_start - base;
+        ib.skip[i] = lead;
       }
-      if (first + G::kSize < n) {
-        literals_before = static_cast<uint32_t>(g.shuffle64(literals, G::kSize - 1));
-        matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
-      }
+      const uint32_t matches = matches_before + g.inclusive_sum(left_bytes);
+      if (i < n) sb.matches_end[i] = matches;
+      if (first + G::kSize < n) matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
     }
     g.sync();
-    // The batch starts with the first sequence's literals.
-    const uint64_t base = t[done].match_start - sb.literals_end[0];
-    execute_batch_matches(g, sb, n, out + base, BeforeBatch{earlier, base, b.output_offset});
+    execute_batch_matches(g, sb, n, out + base, BeforeBatch{earlier, base, b.output_offset, ib.skip});
     done += n;
   }
 }
@@ -395,18 +405,18 @@ ZARRGPU_HD void execute_in_block_matches(G g, SequenceBatch& sb, const BlockReco
 // D2 for compressed block k by one group: D2a (its sequences from
 // `tickets`, as copy_cross_block_bytes) then D2b.
 template <class G, class Tickets>
-ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord* blocks, uint32_t k,
+ZARRGPU_HD void execute_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
                                       const SequenceTriple* triples, const uint32_t* granules, uint8_t* out,
                                       Tickets&& tickets) {
   copy_cross_block_bytes(g, blocks, k, triples, granules, out, tickets);
   g.sync();  // D2b's batches read what every rank's D2a wrote
-  execute_in_block_matches(g, sb, blocks, k, triples, granules, out);
+  execute_in_block_matches(g, ib, blocks, k, triples, granules, out);
 }
 
 template <class G>
-ZARRGPU_HD void execute_block_matches(G g, SequenceBatch& sb, const BlockRecord* blocks, uint32_t k,
+ZARRGPU_HD void execute_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
                                       const SequenceTriple* triples, const uint32_t* granules, uint8_t* out) {
-  execute_block_matches(g, sb, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
+  execute_block_matches(g, ib, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
 }
 
 // After phase D: the checksums of the frames that phase C completed, in

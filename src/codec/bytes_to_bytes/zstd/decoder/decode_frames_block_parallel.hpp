@@ -102,8 +102,9 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   for (uint32_t i = plan.valid_blocks; i-- > 0;) {
     copy_cross_block_bytes(SerialGroup{}, blocks.data(), i, triples.data(), granules.data(), out);
   }
+  auto in_block = std::make_unique<InBlockBatch>();
   for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-    execute_in_block_matches(SerialGroup{}, ws->batch, blocks.data(), i, triples.data(), granules.data(), out);
+    execute_in_block_matches(SerialGroup{}, *in_block, blocks.data(), i, triples.data(), granules.data(), out);
   }
   const Status st = finish_chunk(SerialGroup{}, plan, frames.data(), in, out, options.verify_checksum);
   if (st == Status::ok) *decoded_size = plan.decoded_size;

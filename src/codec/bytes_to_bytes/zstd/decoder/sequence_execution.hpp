@@ -162,6 +162,9 @@ ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count
 struct BeforeBatchIsFinal {
   // A final position holding the byte at q < 0 (relative to the batch).
   ZARRGPU_HD_INLINE int64_t operator()(int64_t q) const { return q; }
+  // The leading bytes of sequence i's match that were written before the
+  // batch and that b.matches_end leaves out (none here).
+  ZARRGPU_HD_INLINE uint32_t skipped(uint32_t /*i*/) const { return 0; }
   // Whether byte tt of the batch's match at `start` (relative to the batch)
   // with `offset` holds the same byte as a position that is final already:
   // then *at is that position (the byte itself when it was written before).
@@ -170,7 +173,8 @@ struct BeforeBatchIsFinal {
   }
 };
 
-// Pass 2. Match byte k belongs to the first sequence i with matches_end[i] > k.
+// Pass 2. Match byte k belongs to the first sequence i with matches_end[i] >
+// k, and is byte resolve.skipped(i) + k - matches_end[i - 1] of its match.
 // The literals of the batch are in place.
 template <class G, class Resolve = BeforeBatchIsFinal>
 ZARRGPU_HD void execute_batch_matches(G g, const SequenceBatch& b, uint32_t count, uint8_t* base,
@@ -189,7 +193,7 @@ ZARRGPU_HD void execute_batch_matches(G g, const SequenceBatch& b, uint32_t coun
       dst[u] = ~0u;
       if (k < matches) {
         while (b.matches_end[owner] <= k) ++owner;
-        const uint32_t t = k - (owner > 0 ? b.matches_end[owner - 1] : 0u);
+        const uint32_t t = resolve.skipped(owner) + k - (owner > 0 ? b.matches_end[owner - 1] : 0u);
         const uint32_t start = b.segment_start[2 * owner + 1];
         int64_t q = 0;
         if (resolve.written(start, b.offset[owner], t, &q)) {

@@ -182,10 +182,10 @@ struct AgentBlockParallel {
 
   // Phase D2b, one warp per block slot, after D2a: the matches within the
   // block. No warp waits for another.
-  __device__ __forceinline__ void execute(SequenceBatch& sb, size_t c, uint32_t k) {
+  __device__ __forceinline__ void execute(InBlockBatch& ib, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.valid_blocks) return;
-    execute_in_block_matches(WarpGroup{}, sb, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
+    execute_in_block_matches(WarpGroup{}, ib, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
                              static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
   }
 

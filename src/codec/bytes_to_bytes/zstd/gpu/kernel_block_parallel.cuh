@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, SequenceBatch, &AgentBlockParallel::execute>(bp);
+  run_per_block_slot<Policy, InBlockBatch, &AgentBlockParallel::execute>(bp);
 }
 
 template <class Policy>

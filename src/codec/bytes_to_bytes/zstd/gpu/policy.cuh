@@ -20,7 +20,7 @@ struct DecompressPolicySm90 {
 // resolution are one thread per chunk.
 struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr int kWalkThreads = 128;
-  // Phase D kernels hold a SequenceBatch (640 bytes) per warp, not a
+  // Phase D kernels hold a SequenceBatch (640 bytes; D2b's InBlockBatch 768) per warp, not a
   // Workspace: registers bound them; ask for 8 blocks (32 warps) per SM.
   static constexpr int kCopyMinBlocksPerSm = 8;
   // C1 and C3 hold 1 KiB of shared memory per warp (ResolutionScratch):
