@@ -83,8 +83,8 @@ ZARRGPU_HD_INLINE void copy_literals(G g, uint8_t* dst, const Literals& lit, siz
 // Bytes each rank moves per pass of a batch copy, so that loads of several
 // strides are in flight before their stores: literal passes are cheap, match
 // passes follow sources back and need more registers (more spill past these).
-inline constexpr uint32_t kLiteralsUnroll = 2;
-inline constexpr uint32_t kMatchesUnroll = 2;
+inline constexpr uint32_t kLiteralsUnroll = 4;
+inline constexpr uint32_t kMatchesUnroll = 4;
 
 // Largest segment index s < end whose start is <= pos (segment 0 starts at 0).
 ZARRGPU_HD_INLINE uint32_t find_segment(const SequenceBatch& b, uint32_t end, uint32_t pos) {
