@@ -50,8 +50,9 @@ std::uint64_t env_bytes(const char* name, std::uint64_t fallback) {
 }
 }  // namespace
 
-StagingConfig StagingConfig::from_environment() {
+StagingConfig StagingConfig::from_environment(std::uint64_t device_bytes) {
   StagingConfig c;
+  c.slots = default_slots(device_bytes);
   c.slot_bytes = env_bytes("ZARRGPU_STAGING_BYTES", c.slot_bytes);
   c.scratch_bytes = env_bytes("ZARRGPU_SCRATCH_BYTES", 2 * c.slot_bytes);
   if (const char* v = env("ZARRGPU_STAGING_SLOTS")) {

@@ -38,6 +38,12 @@ TEST(StagingConfig, ReadsTheEnvironment) {
   c = StagingConfig::from_environment();
   EXPECT_EQ(c.slot_bytes, 256u << 20);
   EXPECT_EQ(c.slots, 3u);
+  // A fourth slot by default on GPUs of 32 GiB and more; the variable still rules.
+  EXPECT_EQ(StagingConfig::from_environment(std::uint64_t{24} << 30).slots, 3u);
+  EXPECT_EQ(StagingConfig::from_environment(std::uint64_t{80} << 30).slots, 4u);
+  setenv("ZARRGPU_STAGING_SLOTS", "2", 1);
+  EXPECT_EQ(StagingConfig::from_environment(std::uint64_t{80} << 30).slots, 2u);
+  unsetenv("ZARRGPU_STAGING_SLOTS");
 }
 
 TEST(IoPath, ResolvesRequests) {

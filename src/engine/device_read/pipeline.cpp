@@ -41,12 +41,24 @@ std::optional<std::string> local_root(const Store& store) {
   return d.substr(file.size());
 }
 
+// Total memory of a GPU (0 when CUDA cannot say): sizes the staging
+// defaults. Asked once per device (a read of two frames takes ~14 ms).
+std::uint64_t device_memory_bytes(int device) {
+  static std::mutex mutex;
+  static std::map<int, std::uint64_t> known;
+  std::lock_guard lock(mutex);
+  if (auto it = known.find(device); it != known.end()) return it->second;
+  cudaDeviceProp prop{};
+  const std::uint64_t bytes = cudaGetDeviceProperties(&prop, device) == cudaSuccess ? prop.totalGlobalMem : 0;
+  return known[device] = bytes;
+}
+
 class Reader {
  public:
   Reader(const Array& array, const Plan& plan, std::byte* out, int device, const ReadOptions& options,
          DeviceReadStats& stats)
       : array_(array), plan_(plan), out_(out), options_(options), stats_(stats),
-        config_(gpu::StagingConfig::from_environment()),
+        config_(gpu::StagingConfig::from_environment(device_memory_bytes(device))),
         source_(*array.store(), array.metadata(), array.path(), plan),
         codec_chain_(source_.chain(source_.sharded() ? 1 : 0)),
         request_(zstd_request_from_environment()),
