@@ -95,18 +95,18 @@ struct AlignedWords {
 // the last byte holds a 1-bit end marker above the final bits; reading goes
 // from that marker towards the first byte. Bits before the first byte read as
 // zero; remaining_bits() turns negative once they are used (an "overflow").
-// Read through a 128-bit window of two aligned words (hi, lo) with the next
-// two words already requested: on the GPU a lane decoding one stream among
-// many would otherwise stall on each reload for a cache miss.
-struct WindowBitReader {
+// Read through a 128-bit window of two aligned words (hi, lo): this is where
+// a reader stands; the readers below add how the words after the window
+// arrive.
+struct BackwardWindow {
   AlignedWords words;
   int64_t j;          // word holding the next bit
   uint32_t c;         // window bits above the next bit (0..63)
   int64_t first_bit;  // bit 0 of the stream's first byte
-  uint64_t hi, lo, pre1, pre2;
+  uint64_t hi, lo;
 
   // False when the stream is empty or its last byte has no end marker.
-  ZARRGPU_HD_INLINE bool init(const uint8_t* src, size_t size) {
+  ZARRGPU_HD_INLINE bool start(const uint8_t* src, size_t size) {
     if (size == 0 || src[size - 1] == 0) return false;
     words = AlignedWords{src, static_cast<int64_t>(size), static_cast<int64_t>(reinterpret_cast<uintptr_t>(src) & 7u)};
     first_bit = 8 * words.off;
@@ -116,25 +116,43 @@ struct WindowBitReader {
     c = static_cast<uint32_t>(64 * j + 63 - p0);
     hi = words.word(j);
     lo = words.word(j - 1);
-    pre1 = words.word(j - 2);
-    pre2 = words.word(j - 3);
     return true;
   }
   // The next 64 bits, first bit on top.
   ZARRGPU_HD_INLINE uint64_t window() const { return (hi << c) | ((lo >> 1) >> (63 - c)); }
+  ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; }
+  // Consumes n <= 64 bits; true when the window moved down a word (hi is
+  // the old lo): the reader then brings the new lo.
+  ZARRGPU_HD_INLINE bool advance(uint32_t n) {
+    c += n;
+    if (c < 64) return false;
+    c -= 64;
+    hi = lo;
+    --j;
+    return true;
+  }
+};
+
+// The next two words already requested into registers: on the GPU a lane
+// decoding one stream among many would otherwise stall on each reload for a
+// cache miss.
+struct WindowBitReader : BackwardWindow {
+  uint64_t pre1, pre2;
+
+  ZARRGPU_HD_INLINE bool init(const uint8_t* src, size_t size) {
+    if (!start(src, size)) return false;
+    pre1 = words.word(j - 2);
+    pre2 = words.word(j - 3);
+    return true;
+  }
   // Consumes n <= 64 bits.
   ZARRGPU_HD_INLINE void skip(uint32_t n) {
-    c += n;
-    if (c >= 64) {
-      c -= 64;
-      hi = lo;
+    if (advance(n)) {
       lo = pre1;
       pre1 = pre2;
-      --j;
       pre2 = words.word(j - 3);
     }
   }
-  ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; }
   // Consumes and returns the next n <= 32 bits (0 when n is 0).
   ZARRGPU_HD_INLINE uint32_t read(uint32_t n);
   ZARRGPU_HD_INLINE void finish() const {}
@@ -183,13 +201,8 @@ ZARRGPU_HD_INLINE void ring_drain() {
 #endif
 }
 
-struct RingBitReader {
-  AlignedWords words;
-  uint64_t* ring;     // kRingWords words of the caller's, set before init()
-  int64_t j;          // word holding the next bit
-  uint32_t c;         // window bits above the next bit (0..63)
-  int64_t first_bit;  // bit 0 of the stream's first byte
-  uint64_t hi, lo;
+struct RingBitReader : BackwardWindow {
+  uint64_t* ring;  // kRingWords words of the caller's, set before init()
 
   // Word w into its slot, then one group: asynchronously when it lies
   // whole in the stream, else zero-filled here (the stream's edges).
@@ -201,30 +214,17 @@ struct RingBitReader {
     ring_commit();
   }
   ZARRGPU_HD_INLINE bool init(const uint8_t* src, size_t size) {
-    if (size == 0 || src[size - 1] == 0) return false;
-    words = AlignedWords{src, static_cast<int64_t>(size), static_cast<int64_t>(reinterpret_cast<uintptr_t>(src) & 7u)};
-    first_bit = 8 * words.off;
-    const int64_t p0 = 8 * (words.off + static_cast<int64_t>(size) - 1) + highbit32(src[size - 1]) - 1;
-    j = p0 >> 6;
-    c = static_cast<uint32_t>(64 * j + 63 - p0);
-    hi = words.word(j);
-    lo = words.word(j - 1);
+    if (!start(src, size)) return false;
     for (uint32_t k = 1; k <= kRingAhead; ++k) stage(j - 1 - k);
     return true;
   }
-  ZARRGPU_HD_INLINE uint64_t window() const { return (hi << c) | ((lo >> 1) >> (63 - c)); }
   ZARRGPU_HD_INLINE void skip(uint32_t n) {
-    c += n;
-    if (c >= 64) {
-      c -= 64;
-      hi = lo;
-      --j;
+    if (advance(n)) {
       ring_wait();  // word j - 1, staged kRingAhead stages ago, has landed
       lo = ring[(j - 1) & (kRingWords - 1)];
       stage(j - 1 - kRingAhead);
     }
   }
-  ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; }
   // After the last read, on every path out: no copy is left to land in the
   // ring once its memory has another use.
   ZARRGPU_HD_INLINE void finish() const { ring_drain(); }
