@@ -27,7 +27,7 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // registers bound them too.
   static constexpr int kResolveMinBlocksPerSm = 8;
   // B2: blocks per warp (a lane per Huffman stream, 4 per block); their
-  // tables take 8 x 4 KiB of shared memory.
+  // tables take 8 x 4 KiB of shared memory, the lanes' bitstream rings 2 KiB.
   static constexpr uint32_t kStreamBlocks = 8;
   // B3: blocks (a lane each) per thread block; their packed FSE tables take
   // 7 x 2.5 KiB of shared memory, 12 thread blocks per SM (84 lanes; B2 runs 48).
