@@ -24,7 +24,7 @@ bins=/tmp/read_ab_bin
 mkdir -p "$out" "$bins"
 export PATH=/usr/local/cuda/bin:$PATH
 build() {
-  bash bench/gpu/build_read.sh "$out" "$1" || return 1
+  bash bench/gpu/build.sh "$out" "$1" bench_gpu_read zarrgpu_cli || return 1
   cp "$(find build -name bench_gpu_read -type f -perm -u+x | head -1)" "$bins/bench_$1"
 }
 build B || exit 1

@@ -12,7 +12,7 @@
 #      of its first launch; with PROFILE_SASS=1 also its SASS instructions
 #      that most warps were sampled stalled on, and why
 #      (bench/gpu/ncu_sass_hotspots.py).
-# Builds what it runs when build/ lacks it (bench/gpu/build_read.sh).
+# Builds what it runs when build/ lacks it (bench/gpu/build.sh).
 # The read's batches follow the environment (e.g. ZARRGPU_STAGING_BYTES).
 # Writes $OUT/read_profile.txt (or bench/results/).
 set -uo pipefail
@@ -22,7 +22,7 @@ out=${OUT:-$root/bench/results}
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
 bench=$(find build -name bench_gpu_read -type f -perm -u+x 2>/dev/null | head -1)
-[ -n "$bench" ] || { bash bench/gpu/build_read.sh "$out" profile || exit 1; }
+[ -n "$bench" ] || { bash bench/gpu/build.sh "$out" profile bench_gpu_read zarrgpu_cli || exit 1; }
 bench=$(find build -name bench_gpu_read -type f -perm -u+x | head -1)
 cli=$(find build -path '*tools/zarrgpu/zarrgpu' -type f -perm -u+x | head -1)
 ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)

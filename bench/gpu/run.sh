@@ -23,12 +23,7 @@ elapsed() { echo $(( $(date +%s) - t0 ))s; }
 gb=${ZARRGPU_BENCH_GB:-8}
 
 echo "== build ($(elapsed))"
-if [ ! -f build/build.ninja ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DZARRGPU_CUDA=ON -DZARRGPU_BUILD_PYTHON=ON \
-    -DPython_EXECUTABLE="$(command -v python3)" -DZARRGPU_CORPUS_DIR="$ZARRGPU_CORPUS_DIR" \
-    > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
-fi
-cmake --build build -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
+bash bench/gpu/build.sh "$out" all || exit 1
 echo "built ($(elapsed))"
 
 for s in "${stages[@]}"; do

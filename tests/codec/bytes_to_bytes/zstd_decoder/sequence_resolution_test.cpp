@@ -341,7 +341,7 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     decode_block_sequences(*one, one->sequences, in.data(), a, tri_a.data());
     // The GPU's B3: packed tables, length codes looked up.
     auto packed = std::make_unique<PackedSequenceTables>();
-    if (has_sequences_to_decode(b)) pack_sequence_tables(SerialGroup{}, *packed, many->sequences);
+    if (has_sequences_to_decode(b)) copy_sequence_tables(SerialGroup{}, *packed, many->sequences);
     LengthCodeTables codes;
     fill_length_code_tables(SerialGroup{}, codes);
     uint64_t ring[kRingWords];

@@ -122,26 +122,18 @@ struct BlockEntropy {
   SequenceTables sequences;
 };
 
-// The three FSE tables (from a Workspace or SequenceTables, fse_log[] set):
+// The three FSE tables of src (a Workspace or SequenceTables, fse_log[]
+// set) into dst (SequenceTables as they are, PackedSequenceTables packed):
 // their logs and used entries, by a group.
-template <class G, class Tables>
-ZARRGPU_HD_INLINE void copy_sequence_tables(G g, SequenceTables& dst, const Tables& src) {
+template <class G, class Dst, class Src>
+ZARRGPU_HD_INLINE void copy_sequence_tables(G g, Dst& dst, const Src& src) {
   group_copy_disjoint(g, dst.fse_log, src.fse_log, 3);
-  group_copy_disjoint(g, dst.literals_length, src.literals_length, 1u << src.fse_log[0]);
-  group_copy_disjoint(g, dst.offset, src.offset, 1u << src.fse_log[1]);
-  group_copy_disjoint(g, dst.match_length, src.match_length, 1u << src.fse_log[2]);
-}
-
-// The three tables of src packed, by a group.
-template <class G>
-ZARRGPU_HD_INLINE void pack_sequence_tables(G g, PackedSequenceTables& dst, const SequenceTables& src) {
-  group_copy_disjoint(g, dst.fse_log, src.fse_log, 3);
-  auto pack = [g](PackedFseEntry* to, const FseEntry* from, uint32_t log) {
-    for (uint32_t u = g.rank(); u < (1u << log); u += G::kSize) to[u] = pack_fse_entry(from[u], log);
+  auto copy = [g](auto* to, const FseEntry* from, uint32_t log) {
+    for (uint32_t u = g.rank(); u < (1u << log); u += G::kSize) store_fse_entry(to[u], from[u], log);
   };
-  pack(dst.literals_length, src.literals_length, src.fse_log[0]);
-  pack(dst.offset, src.offset, src.fse_log[1]);
-  pack(dst.match_length, src.match_length, src.fse_log[2]);
+  copy(dst.literals_length, src.literals_length, src.fse_log[0]);
+  copy(dst.offset, src.offset, src.fse_log[1]);
+  copy(dst.match_length, src.match_length, src.fse_log[2]);
 }
 
 // B1 for compressed block b of a chunk (chunk = the chunk's input). Writes

@@ -43,6 +43,12 @@ ZARRGPU_HD_INLINE PackedFseEntry pack_fse_entry(const FseEntry& e, uint32_t log)
   return PackedFseEntry{static_cast<uint16_t>(e.symbol | (next << 6))};
 }
 
+// One state into a table of either form.
+ZARRGPU_HD_INLINE void store_fse_entry(FseEntry& to, const FseEntry& e, uint32_t /*log*/) { to = e; }
+ZARRGPU_HD_INLINE void store_fse_entry(PackedFseEntry& to, const FseEntry& e, uint32_t log) {
+  to = pack_fse_entry(e, log);
+}
+
 ZARRGPU_HD_INLINE FseState fse_state(const PackedFseEntry* table, uint32_t state, uint32_t log) {
   const uint32_t v = table[state].v;
   const uint32_t next = v >> 6;
