@@ -319,13 +319,14 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     if (a.status == Status::ok && a.sequence_count != 0) {
       ASSERT_EQ(many->sequences_src, one->sequences_src) << at;
       ASSERT_EQ(many->sequences_size, one->sequences_size) << at;
-      const SequenceTables& s1 = one->sequences;
-      const SequenceTables& sn = many->sequences;
-      const FseEntry* t1[3] = {s1.literals_length, s1.offset, s1.match_length};
-      const FseEntry* tn[3] = {sn.literals_length, sn.offset, sn.match_length};
+      const PackedSequenceTables& s1 = one->sequences;
+      const PackedSequenceTables& sn = many->sequences;
+      const PackedFseEntry* t1[3] = {s1.literals_length, s1.offset, s1.match_length};
+      const PackedFseEntry* tn[3] = {sn.literals_length, sn.offset, sn.match_length};
       for (uint32_t c = 0; c < 3; ++c) {
         ASSERT_EQ(sn.fse_log[c], s1.fse_log[c]) << at;
-        ASSERT_EQ(0, std::memcmp(tn[c], t1[c], (size_t{1} << s1.fse_log[c]) * sizeof(FseEntry))) << at << " code " << c;
+        ASSERT_EQ(0, std::memcmp(tn[c], t1[c], (size_t{1} << s1.fse_log[c]) * sizeof(PackedFseEntry)))
+            << at << " code " << c;
       }
     }
     // B2 and B3 from each.
@@ -339,7 +340,7 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
       decode_literals_stream(*many, many->huffman, in.data(), b, s, lit_b.data(), reader);
     }
     decode_block_sequences(*one, one->sequences, in.data(), a, tri_a.data());
-    // The GPU's B3: packed tables, length codes looked up.
+    // The GPU's B3: the packed tables copied (to shared memory there), length codes looked up.
     auto packed = std::make_unique<PackedSequenceTables>();
     if (has_sequences_to_decode(b)) copy_sequence_tables(SerialGroup{}, *packed, many->sequences);
     LengthCodeTables codes;
@@ -407,7 +408,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // D1 on a thread per block, later blocks first; every eighth block as a
       // group of 4 ranks (batches prepared by prefix sums, rounds carried).
       Bytes out(data.size(), 0xAA);
-      std::vector<uint32_t> granules(granule_entries(data.size()), 0xDEADBEEFu);
+      // Firsts that D1 does not write stay 0xDEADBEEF; the match ends' bits start clear.
+      std::vector<GranuleEntry> granules(granule_entries(data.size()), GranuleEntry{0xDEADBEEFu, 0u});
       {
         std::vector<std::thread> threads;
         for (uint32_t k = n; k-- > 0;) {
@@ -489,7 +491,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // start, counted from the chunk's start, where the literals length
       // was, and indexed the chunk's granules of 2^kGranuleShift bytes: the
       // first of the chunk's sequences whose match ends after the granule's
-      // first byte.
+      // first byte, and a bit at each byte where a match ends (its last).
       std::vector<uint64_t> match_end;
       for (uint32_t k = 0; k < n; ++k) {
         const BlockRecord& b = p.blocks[k];
@@ -504,13 +506,17 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         }
       }
       constexpr uint64_t kGranule = uint64_t{1} << kGranuleShift;
+      std::vector<uint32_t> ends(granules.size(), 0);
+      for (const uint64_t e : match_end) ends[(e - 1) / kGranule] |= 1u << ((e - 1) % kGranule);
       size_t first = 0;
       for (uint64_t q = 0; q < (data.size() + kGranule - 1) / kGranule; ++q) {
         while (first < match_end.size() && match_end[first] <= q * kGranule) ++first;
-        ASSERT_EQ(granules[q], first) << "granule " << q;
+        ASSERT_EQ(granules[q].first, first) << "granule " << q;
+        ASSERT_EQ(granules[q].ends, ends[q]) << "granule " << q;
       }
       for (uint64_t q = (data.size() + kGranule - 1) / kGranule; q < granules.size(); ++q) {
-        ASSERT_EQ(granules[q], 0xDEADBEEFu) << "an index entry past the output";
+        ASSERT_EQ(granules[q].first, 0xDEADBEEFu) << "an index entry past the output";
+        ASSERT_EQ(granules[q].ends, 0u) << "an index entry past the output";
       }
     }
   }

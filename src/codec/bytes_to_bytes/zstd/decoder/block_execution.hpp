@@ -39,49 +39,61 @@ ZARRGPU_HD_INLINE Literals block_literals(const uint8_t* chunk, const BlockRecor
   return lit;
 }
 
-// D1 also indexes the chunk's matches by 32-byte granule of its output:
-// for granule q, the first of the chunk's sequences whose match ends after
+// D1 also indexes the chunk's matches by 32-byte granule of its output.
+// Entry q holds the first of the chunk's sequences whose match ends after
 // byte 32q (match starts count from the chunk's start and its triples lie
 // in block order, so match ends grow strictly across the whole chunk; a
 // granule with no match ending after it in its block takes the first
-// sequence of the blocks after it). A D2 walk starts there: one load, then
-// the sequences of the granule one dependent load at a time, with no
-// lookup of the block that holds the byte. On smooth float fields (~11
-// output bytes per sequence) that is 0.9 extra loads per step with 32-byte
-// granules. The index is part of every chunk's scratch, though: 16-byte
-// granules made a 1 MiB chunk's 2% larger, and the Zstd bench's temp then
-// held one B2/B3 round per wave instead of two (level 3, 1 MiB: 74.5 ->
-// 68.7 GB/s, H200); 32 bytes keep two. A chunk of n output bytes needs
-// granule_entries(n) of them.
+// sequence of the blocks after it), and a bit for each byte of the granule
+// where a match ends (its last byte). The sequence whose match is the
+// first to end at or after byte p is then entry p / 32's first plus the
+// bits below p % 32: one 8-byte load, no search, no lookup of the block
+// that holds p. A D2 walk starts there. (Scanning the triples after the
+// entry instead, one dependent load at a time, took 4.5 scans a step per
+// warp on smooth float fields, ~11 output bytes per sequence, the lanes
+// diverging: 30% of D2a's stall samples, H200.) The index is part of every
+// chunk's scratch, 1/4 byte per output byte; a chunk of n output bytes
+// needs granule_entries(n) entries, their bits zero before D1 (D1 sets
+// them atomically: a granule where a block ends is shared with the next).
 inline constexpr uint32_t kGranuleShift = 5;
+inline constexpr uint32_t kGranuleMask = (1u << kGranuleShift) - 1u;
 ZARRGPU_HD_INLINE uint64_t granule_entries(uint64_t bytes) { return (bytes >> kGranuleShift) + 1; }
+
+struct alignas(8) GranuleEntry {
+  uint32_t first;  // the first sequence whose match ends after the granule's first byte
+  uint32_t ends;   // bit j: a match ends (its last byte) at byte j of the granule
+};
+static_assert(sizeof(GranuleEntry) == 8 && (1u << kGranuleShift) == 32, "a bit of `ends` per byte of a granule");
 
 // The granules whose first byte lies in a block's output [start, end): its
 // `count` sequences t[0, count) own those up to their match ends (sequence
 // i, the chunk's sequence first + i, the granules from ceil(end(i - 1) /
 // 32) to below ceil(end(i) / 32)), and the rest go to the chunk's next
-// sequence, first + count. Each rank writes its sequences' granules: two
-// loads each, not a binary search.
+// sequence, first + count. Each rank writes its sequences' granules (two
+// loads each, not a binary search) and the bits of their match ends.
 template <class G>
-ZARRGPU_HD void index_block_granules(G g, uint32_t* granules, uint64_t start, uint64_t end, const SequenceTriple* t,
-                                     uint32_t first, uint32_t count) {
+ZARRGPU_HD void index_block_granules(G g, GranuleEntry* granules, uint64_t start, uint64_t end,
+                                     const SequenceTriple* t, uint32_t first, uint32_t count) {
   constexpr uint64_t kGranule = uint64_t{1} << kGranuleShift;
   auto ceil_granule = [](uint64_t byte) { return (byte + kGranule - 1) >> kGranuleShift; };
   auto end_of = [t](uint32_t i) { return uint64_t{t[i].match_start} + t[i].match_length; };
   const uint64_t lo = ceil_granule(start), hi = ceil_granule(end);
   for (uint32_t i = g.rank(); i < count; i += G::kSize) {
+    const uint64_t own_end = end_of(i);
     const uint64_t from = i == 0 ? lo : ceil_granule(end_of(i - 1));
-    const uint64_t own_end = ceil_granule(end_of(i)), to = own_end < hi ? own_end : hi;
-    for (uint64_t q = from; q < to; ++q) granules[q] = first + i;
+    const uint64_t own = ceil_granule(own_end), to = own < hi ? own : hi;
+    for (uint64_t q = from; q < to; ++q) granules[q].first = first + i;
+    const uint64_t last = own_end - 1;  // match lengths are >= 3
+    atomic_or32(&granules[last >> kGranuleShift].ends, 1u << (last & kGranuleMask));
   }
   const uint64_t past = count == 0 ? lo : ceil_granule(end_of(count - 1));
-  for (uint64_t q = past + g.rank(); q < hi; q += G::kSize) granules[q] = first + count;
+  for (uint64_t q = past + g.rank(); q < hi; q += G::kSize) granules[q].first = first + count;
 }
 
 // D1 for block b of its chunk (validated by phase C).
 template <class G>
 ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chunk, const BlockRecord& b,
-                                     const uint8_t* literals_scratch, SequenceTriple* triples, uint32_t* granules,
+                                     const uint8_t* literals_scratch, SequenceTriple* triples, GranuleEntry* granules,
                                      uint8_t* out) {
   uint8_t* const block_out = out + b.output_offset;
   if (b.type != BlockType::compressed) {
@@ -139,10 +151,11 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
 // against it).
 struct EarlierBlocks {
   const SequenceTriple* triples;  // the chunk's, in D1's form: match starts
-  const uint32_t* granules;       // D1's index
+  const GranuleEntry* granules;   // D1's index
   uint32_t count;                 // sequences of the blocks before block k
 
-  ZARRGPU_HD_INLINE EarlierBlocks(const BlockRecord* blocks, uint32_t k, const SequenceTriple* chunk_triples, const uint32_t* index)
+  ZARRGPU_HD_INLINE EarlierBlocks(const BlockRecord* blocks, uint32_t k, const SequenceTriple* chunk_triples,
+                                   const GranuleEntry* index)
       : triples(chunk_triples), granules(index), count(blocks[k].triples_offset) {}
 
   // A walk over the bytes [p, p + want) (want >= 1), p before block k, one
@@ -173,11 +186,12 @@ struct EarlierBlocks {
         w.len = n;
       }
     };
-    // The first sequence whose match ends after p. Granule p / 32 starts
-    // before block k, so its entry is at most `count`.
-    uint32_t i = granules[p >> kGranuleShift];
-    while (i < count && triples[i].match_start + triples[i].match_length <= p) ++i;
-    if (i == count) return true;  // no match of the earlier blocks reaches p: final up to block k
+    // The first sequence whose match ends after p: the granule's first,
+    // past the matches that end in the granule before p. Granule p / 32
+    // starts before block k, so that is at most `count`.
+    const GranuleEntry e = granules[p >> kGranuleShift];
+    const uint32_t i = e.first + popcount32(e.ends & ((1u << (p & kGranuleMask)) - 1u));
+    if (i >= count) return true;  // no match of the earlier blocks reaches p: final up to block k
     const SequenceTriple s = triples[i];
     if (s.match_start > p) {  // a literal, or a byte of a raw or RLE block, up to that match
       cap(s.match_start - p);
@@ -270,7 +284,7 @@ struct StridedSequences {
 // varies a lot from block to block).
 template <class G, class Tickets>
 ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t k, const SequenceTriple* triples,
-                                       const uint32_t* granules, uint8_t* out, Tickets&& tickets) {
+                                       const GranuleEntry* granules, uint8_t* out, Tickets&& tickets) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
@@ -341,7 +355,7 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
 // fixed strides.
 template <class G>
 ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t k, const SequenceTriple* triples,
-                                       const uint32_t* granules, uint8_t* out) {
+                                       const GranuleEntry* granules, uint8_t* out) {
   copy_cross_block_bytes(g, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
 }
 
@@ -360,7 +374,7 @@ struct InBlockBatch {
 // batches before them ran (or D2a wrote them).
 template <class G>
 ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
-                                         const SequenceTriple* triples, const uint32_t* granules, uint8_t* out) {
+                                         const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   SequenceBatch& sb = ib.batch;
@@ -406,7 +420,7 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
 // `tickets`, as copy_cross_block_bytes) then D2b.
 template <class G, class Tickets>
 ZARRGPU_HD void execute_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
-                                      const SequenceTriple* triples, const uint32_t* granules, uint8_t* out,
+                                      const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out,
                                       Tickets&& tickets) {
   copy_cross_block_bytes(g, blocks, k, triples, granules, out, tickets);
   g.sync();  // D2b's batches read what every rank's D2a wrote
@@ -415,7 +429,7 @@ ZARRGPU_HD void execute_block_matches(G g, InBlockBatch& ib, const BlockRecord* 
 
 template <class G>
 ZARRGPU_HD void execute_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
-                                      const SequenceTriple* triples, const uint32_t* granules, uint8_t* out) {
+                                      const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out) {
   execute_block_matches(g, ib, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
 }
 

@@ -92,26 +92,21 @@ ZARRGPU_HD_INLINE Status read_sequences_header_from(Workspace& ws, const uint8_t
   });
 }
 
-// The three FSE tables of a block's sequences (§3.1.1.3.2.2), named as in
-// Workspace, so that SequenceDecoder reads either.
-struct SequenceTables {
-  uint32_t fse_log[3];  // indexed by SequenceCode
-  FseEntry literals_length[1u << kLiteralsLengthLogMax];
-  FseEntry match_length[1u << kMatchLengthLogMax];
-  FseEntry offset[1u << kOffsetLogMax];
-};
-
-// The same in 2 bytes a state (PackedFseEntry): B3's copy in shared memory
-// on the GPU.
+// The three FSE tables of a block's sequences (§3.1.1.3.2.2) in 2 bytes a
+// state (PackedFseEntry), named as in Workspace, so that SequenceDecoder
+// reads either: B1's hand-over to B3 (BlockEntropy), and B3's copy in
+// shared memory on the GPU.
 struct PackedSequenceTables {
-  uint32_t fse_log[3];
+  uint32_t fse_log[3];  // indexed by SequenceCode
   PackedFseEntry literals_length[1u << kLiteralsLengthLogMax];
   PackedFseEntry match_length[1u << kMatchLengthLogMax];
   PackedFseEntry offset[1u << kOffsetLogMax];
 };
 
 // What B1 hands to B2 and B3 for one compressed block: its tables and where
-// its bitstreams are (offsets in the chunk's input).
+// its bitstreams are (offsets in the chunk's input). The FSE tables are
+// packed as B3 uses them: every block slot of a wave has a BlockEntropy,
+// and unpacked they made a 1 MiB chunk's scratch 3% larger.
 struct BlockEntropy {
   HuffmanStreams streams;     // count 0: no Huffman streams to decode
   uint64_t streams_src;       // start of the streams (offsets in `streams` count from here)
@@ -119,16 +114,16 @@ struct BlockEntropy {
   uint32_t sequences_size;
   uint32_t huffman_log;
   alignas(16) HuffmanEntry huffman[1u << kHuffmanLogMax];
-  SequenceTables sequences;
+  PackedSequenceTables sequences;
 };
 
-// The three FSE tables of src (a Workspace or SequenceTables, fse_log[]
-// set) into dst (SequenceTables as they are, PackedSequenceTables packed):
-// their logs and used entries, by a group.
+// The three FSE tables of src (a Workspace or PackedSequenceTables,
+// fse_log[] set) into dst (PackedSequenceTables, packed as needed): their
+// logs and used entries, by a group.
 template <class G, class Dst, class Src>
 ZARRGPU_HD_INLINE void copy_sequence_tables(G g, Dst& dst, const Src& src) {
   group_copy_disjoint(g, dst.fse_log, src.fse_log, 3);
-  auto copy = [g](auto* to, const FseEntry* from, uint32_t log) {
+  auto copy = [g](auto* to, const auto* from, uint32_t log) {
     for (uint32_t u = g.rank(); u < (1u << log); u += G::kSize) store_fse_entry(to[u], from[u], log);
   };
   copy(dst.literals_length, src.literals_length, src.fse_log[0]);
@@ -285,7 +280,7 @@ ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) {
 
 // B3: block b's sequences to triples[b.triples_offset, + min(count,
 // b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
-// of them at `tables` (SequenceTables or PackedSequenceTables; length codes
+// of them at `tables` (a Workspace or PackedSequenceTables; length codes
 // looked up in `codes` when given), through `reader` (a RingBitReader with
 // its ring, or the default).
 template <class Tables, class Reader = WindowBitReader>

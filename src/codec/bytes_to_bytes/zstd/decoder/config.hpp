@@ -97,6 +97,24 @@ ZARRGPU_HD_INLINE uint32_t lowbit32(uint32_t v) {
 #endif
 }
 
+ZARRGPU_HD_INLINE uint32_t popcount32(uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint32_t>(__popc(v));
+#else
+  return static_cast<uint32_t>(__builtin_popcount(v));
+#endif
+}
+
+// *word |= bits, atomically: groups of any kind (warps, host threads) may
+// set bits of one word at once.
+ZARRGPU_HD_INLINE void atomic_or32(uint32_t* word, uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  atomicOr(word, bits);
+#else
+  __atomic_fetch_or(word, bits, __ATOMIC_RELAXED);
+#endif
+}
+
 ZARRGPU_HD_INLINE uint32_t load_le16(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8);
 }

@@ -94,7 +94,7 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
     valid_end = last.output_offset +
                 (last.type == BlockType::compressed ? uint64_t{last.literals_size} + last.match_bytes : last.size);
   }
-  std::vector<uint32_t> granules(granule_entries(valid_end));
+  std::vector<GranuleEntry> granules(granule_entries(valid_end));  // zeroed, as D1 needs
   for (uint32_t i = 0; i < plan.valid_blocks; ++i) {
     write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], literals.data(), triples.data(), granules.data(),
                          out);

@@ -48,6 +48,7 @@ ZARRGPU_HD_INLINE void store_fse_entry(FseEntry& to, const FseEntry& e, uint32_t
 ZARRGPU_HD_INLINE void store_fse_entry(PackedFseEntry& to, const FseEntry& e, uint32_t log) {
   to = pack_fse_entry(e, log);
 }
+ZARRGPU_HD_INLINE void store_fse_entry(PackedFseEntry& to, const PackedFseEntry& e, uint32_t /*log*/) { to = e; }
 
 ZARRGPU_HD_INLINE FseState fse_state(const PackedFseEntry* table, uint32_t state, uint32_t log) {
   const uint32_t v = table[state].v;

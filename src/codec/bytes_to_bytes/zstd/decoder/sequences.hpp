@@ -118,7 +118,7 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
 }
 
 // State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.
-// Tables: a Workspace, or phase B's SequenceTables or PackedSequenceTables
+// Tables: a Workspace, or phase B's PackedSequenceTables
 // (block_sections.hpp): the three tables and fse_log[], by the same names.
 // Reader: WindowBitReader, or RingBitReader with its ring set.
 template <class Reader>

@@ -30,7 +30,7 @@ struct BlockParallelParams {
   BlockRecord* blocks;          // [wave_chunks * max_blocks]
   uint8_t* literals;            // [wave_chunks * max_chunk_bytes]
   SequenceTriple* triples;      // [wave_chunks * (max_chunk_bytes / 3)]
-  uint32_t* granules;           // [wave_chunks * granule_entries(max_chunk_bytes)]: D1's index
+  GranuleEntry* granules;       // [wave_chunks * granule_entries(max_chunk_bytes)]: D1's index, zeroed before D1
   BlockEntropy* entropy;        // [wave_chunks * max_blocks]: B1's tables for B2 and B3, by block slot
   uint32_t* items;              // [wave_chunks * max_blocks]: slots of the wave's compressed blocks
   uint32_t* item_count;         // how many; zeroed before the walk, which lists them
@@ -39,7 +39,7 @@ struct BlockParallelParams {
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
   __device__ __forceinline__ uint8_t* chunk_literals(size_t c) const { return literals + c * max_chunk_bytes; }
-  __device__ __forceinline__ uint32_t* chunk_granules(size_t c) const {
+  __device__ __forceinline__ GranuleEntry* chunk_granules(size_t c) const {
     return granules + c * granule_entries(max_chunk_bytes);
   }
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {

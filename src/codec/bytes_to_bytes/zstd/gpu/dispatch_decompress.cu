@@ -185,7 +185,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.blocks = reinterpret_cast<BlockRecord*>(carve(layout.blocks(wave)));
   bp.literals = carve(layout.literals(wave));
   bp.triples = reinterpret_cast<SequenceTriple*>(carve(layout.triples(wave)));
-  bp.granules = reinterpret_cast<uint32_t*>(carve(layout.granules(wave)));
+  bp.granules = reinterpret_cast<GranuleEntry*>(carve(layout.granules(wave)));
   bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
   bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
   uint8_t* const counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned
@@ -200,6 +200,10 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     bp.p = params;
     const uint64_t slots = uint64_t{n} * bp.max_blocks, cross = cross_grid(slots, cross_resident);
     Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 16, s));
+    // D1 sets the bits of the granule index's match ends (block_execution.hpp).
+    if (r == kSuccess) {
+      r = static_cast<Result>(cudaMemsetAsync(bp.granules, 0, n * layout.granules_per_chunk() * sizeof(GranuleEntry), s));
+    }
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(literals_streams_kernel<BpPolicy>, slots, BpPolicy::kStreamBlocks, 32, bp, s);

@@ -33,7 +33,7 @@ struct WaveLayout {
   uint64_t literals(uint64_t chunks) const { return align_up(chunks * max_chunk_bytes); }
   uint64_t triples(uint64_t chunks) const { return align_up(chunks * (max_chunk_bytes / 3) * sizeof(SequenceTriple)); }
   uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes); }
-  uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(uint32_t)); }
+  uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(GranuleEntry)); }
   uint64_t entropy(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockEntropy)); }
   uint64_t items(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(uint32_t)); }
   static constexpr uint64_t kCounterBytes = 256;
