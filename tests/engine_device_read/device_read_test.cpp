@@ -184,6 +184,24 @@ TEST_F(DeviceRead, RejectsBadOutputs) {
   }
 }
 
+// prepare_device_read pools the reads' staging before the first read, which
+// then reads as any other; a device that is not a GPU of this machine is
+// an invalid argument.
+TEST_F(DeviceRead, PreparedStagingServesTheFirstRead) {
+  release_device_read_buffers();
+  prepare_device_read(Device::cuda(0));
+  prepare_device_read(Device::cuda(0));  // twice: the pooled set is taken and handed back
+  expect_corpus();
+  for (const Device bad : {Device::cpu(), Device::cuda(1 << 20), Device::cuda(-1)}) {
+    try {
+      prepare_device_read(bad);
+      FAIL() << "prepared " << bad.to_string();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << bad.to_string();
+    }
+  }
+}
+
 // A corrupted zstd chunk: the read throws corrupt_data naming the array's
 // chunk and the codec, with the GPU decoder and with the CPU one.
 TEST_F(DeviceRead, CorruptChunkIsAnError) {

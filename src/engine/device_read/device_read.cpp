@@ -16,13 +16,41 @@
 namespace zarrgpu::engine {
 namespace {
 thread_local DeviceReadStats g_last;
+
+#if defined(ZARRGPU_HAVE_CUDA)
+// A CUDA device of this machine, or the error that says why not.
+void check_cuda_device(Device device, const ErrorContext& where) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    throw Error(ErrorKind::device, "no CUDA device is available", where);
+  }
+  if (device.index < 0 || device.index >= count) {
+    throw Error(ErrorKind::invalid_argument, device.to_string() + " does not exist (" + std::to_string(count) + " devices)", where);
+  }
 }
+#endif
+}  // namespace
 
 DeviceReadStats last_device_read_stats() { return g_last; }
 
 void release_device_read_buffers() {
 #if defined(ZARRGPU_HAVE_CUDA)
   device_read::release_pipeline_resources();
+#endif
+}
+
+void prepare_device_read(Device device) {
+  const ErrorContext where{};
+  if (device.kind != Device::Kind::cuda) {
+    throw Error(ErrorKind::invalid_argument, "prepare_device_read needs a cuda device, got " + device.to_string(), where);
+  }
+#if !defined(ZARRGPU_HAVE_CUDA)
+  throw Error(ErrorKind::unsupported, "this zarrgpu was built without CUDA (ZARRGPU_CUDA=OFF)", where);
+#else
+  check_cuda_device(device, where);
+  gpu::DeviceScope scope(device.index);
+  device_read::prepare_pipeline_resources(device.index);
 #endif
 }
 
@@ -52,14 +80,7 @@ void read_to_device(const Array& array, const Selection& selection, void* out, s
   if (reinterpret_cast<std::uintptr_t>(out) % es != 0) {
     throw Error(ErrorKind::invalid_argument, "output is not aligned to the element size (" + std::to_string(es) + ")", where);
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();
-    throw Error(ErrorKind::device, "no CUDA device is available", where);
-  }
-  if (device.index < 0 || device.index >= count) {
-    throw Error(ErrorKind::invalid_argument, device.to_string() + " does not exist (" + std::to_string(count) + " devices)", where);
-  }
+  check_cuda_device(device, where);
   cudaPointerAttributes attr{};
   ZARRGPU_CUDA_CHECK(cudaPointerGetAttributes(&attr, out));
   if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged) {

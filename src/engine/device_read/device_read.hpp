@@ -60,6 +60,15 @@ void read_to_device(const Array& array, const Selection& selection, void* out, s
 // The statistics of the last read_to_device on this thread.
 DeviceReadStats last_device_read_stats();
 
+// Sets up what reads to `device` keep between them, before the first one:
+// the pinned staging ring (ZARRGPU_STAGING_BYTES / _SLOTS) and the slots'
+// streams. Pinning those takes ~0.5 s once per process (H200 machine): a
+// training loader or a benchmark pays it at start, not in its first read.
+// Device buffers still grow with the reads that need them. Errors as
+// read_to_device: Error(invalid_argument) for a device that is not CUDA or
+// does not exist, Error(device) without a GPU, Error(unsupported) without CUDA.
+void prepare_device_read(Device device);
+
 // Frees the pinned and device buffers kept between reads (they are reused:
 // pinning hundreds of MiB costs more than a small read).
 void release_device_read_buffers();

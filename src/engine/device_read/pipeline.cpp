@@ -480,6 +480,11 @@ void run_pipeline(const Array& array, const Plan& plan, std::byte* out, int devi
   reader.run();
 }
 
+void prepare_pipeline_resources(int device) {
+  // The lease's end hands the set to the pool, where the first read finds it.
+  ResourceLease lease(device, gpu::StagingConfig::from_environment(device_memory_bytes(device)));
+}
+
 void release_pipeline_resources() { release_pooled_resources(); }
 
 }  // namespace zarrgpu::engine::device_read

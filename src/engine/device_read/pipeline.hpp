@@ -11,6 +11,8 @@ namespace zarrgpu::engine::device_read {
 void run_pipeline(const Array& array, const Plan& plan, std::byte* out, int device, const ReadOptions& options,
                   DeviceReadStats& stats);
 
+// Leases, and so pools, a set of PipelineResources for `device` (current).
+void prepare_pipeline_resources(int device);
 void release_pipeline_resources();
 
 }  // namespace zarrgpu::engine::device_read
