@@ -84,6 +84,11 @@ Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads,
 }
 }  // namespace
 
+bool block_parallel_requested_by_environment() {
+  const char* env = std::getenv("ZARRGPU_ZSTD_BLOCK_PARALLEL");
+  return env != nullptr && std::strcmp(env, "1") == 0;
+}
+
 bool use_block_parallel(size_t num_chunks, const DecompressOptions& options) {
   if (options.max_uncompressed_chunk_bytes == 0 || num_chunks == 0) return false;
   switch (options.strategy) {
@@ -163,7 +168,12 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.max_chunk_bytes = layout.max_chunk_bytes;
   bp.max_frames = layout.max_frames;
   bp.max_blocks = layout.max_blocks;
-  bp.min_blocks = BpPolicy::kMinBlocks;
+  // Asked for by name (or the environment), every chunk goes block
+  // parallel, one-block chunks too; the automatic choice leaves those to
+  // the one-warp kernel.
+  bp.min_blocks = options.strategy == Strategy::block_parallel || block_parallel_requested_by_environment()
+                      ? 1u
+                      : BpPolicy::kMinBlocks;
   auto* at = static_cast<uint8_t*>(d_temp);
   auto carve = [&at](uint64_t bytes) {
     uint8_t* p = at;

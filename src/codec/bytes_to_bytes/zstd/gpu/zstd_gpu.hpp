@@ -46,23 +46,25 @@ struct DecompressOptions {
   size_t wave_temp_bytes = 0;
 };
 
+// Whether ZARRGPU_ZSTD_BLOCK_PARALLEL=1 asks for the block-parallel path
+// (benchmarks then time it next to the one-warp path on every batch).
+bool block_parallel_requested_by_environment();
+
 // Whether decompress_async and get_decompress_temp_size run the
 // block-parallel path for num_chunks chunks with these options. Under
 // `automatic`: a chunk bound of at least
-// kBlockParallelMinChunkBytes (half a 128 KiB block), however many chunks,
-// one-block chunks included. H200, ERA5-like float32, GB/s one warp /
-// block-parallel, same run:
-//   bench/results/zstd_gpu.md (2026-11-22, nvCOMP in brackets):
-//     4 MiB x 512:    level 1 22.4 / 113.3, level 3 18.7 / 69.4, level 9 13.5 / 35.1
-//     1 MiB x 2048:   level 1 77.2 / 115.4, level 3 59.2 / 74.5, level 9 46.0 / 50.1
-//     256 KiB x 8192: level 1 79.1 / 90.1 [86.7], level 3 55.8 / 57.1, level 9 46.8 / 45.2
-//   bench/zstd_gpu/ab.sh, once D2a's walk stopped scanning (6773929):
-//     64 KiB x 16384: level 1 83.9 / 89.8, level 3 78.6 / 82.6, level 9 63.6 / 67.2,
-//                     and x 4096 at level 19 17.7 / 20.1
+// kBlockParallelMinChunkBytes (two 128 KiB blocks), however many chunks.
+// H200, ERA5-like float32, GB/s one warp / block-parallel, same run
+// (bench/results/zstd_gpu.md, 2026-11-22; nvCOMP in brackets):
+//   4 MiB x 512:    level 1 22.4 / 113.3, level 3 18.7 / 69.4, level 9 13.5 / 35.1
+//   1 MiB x 2048:   level 1 77.2 / 115.4, level 3 59.2 / 74.5, level 9 46.0 / 50.1
+//   256 KiB x 8192: level 1 79.1 / 90.1 [86.7], level 3 55.8 / 57.1, level 9 46.8 / 45.2,
+//                   and x 1024 at level 19 8.9 / 9.7
+//   64 KiB x 32768: level 1 90.7 / 82.7, level 3 84.5 / 75.7 (one block: one warp)
+// Level 9 at 256 KiB loses 4% by the split; levels 1 and 19 gain 10-14%.
 // (Before the cross-block step took its sequences from a shared counter,
-// two-block chunks lost at every level and the threshold was 512 KiB; until
-// the walk's scan went, one-block chunks lost 9% and it was 256 KiB.)
-inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{64} << 10;
+// two-block chunks lost at every level and the threshold was 512 KiB.)
+inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{256} << 10;
 bool use_block_parallel(size_t num_chunks, const DecompressOptions& options);
 
 // Return value of the host calls: 0 on success, else a cudaError_t value
