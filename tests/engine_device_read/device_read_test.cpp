@@ -67,6 +67,7 @@ class DeviceRead : public ::testing::Test {
     unsetenv("ZARRGPU_GPU_ZSTD");
     unsetenv("ZARRGPU_STAGING_BYTES");
     unsetenv("ZARRGPU_SCRATCH_BYTES");
+    unsetenv("ZARRGPU_READ_PIECE_BYTES");
   }
 
   void expect_corpus(const std::function<void(const DeviceReadStats&)>& check_stats = {}) {
@@ -123,6 +124,31 @@ TEST_F(DeviceRead, CorpusThroughTinyBatches) {
   setenv("ZARRGPU_STAGING_BYTES", "4K", 1);
   setenv("ZARRGPU_SCRATCH_BYTES", "8K", 1);
   expect_corpus();
+}
+
+// Chunk files read in pieces of a few hundred bytes, on their own and in tiny
+// batches: each piece lands at its place in the staging ring.
+TEST_F(DeviceRead, CorpusThroughPiecesOfReads) {
+  setenv("ZARRGPU_READ_PIECE_BYTES", "300", 1);
+  expect_corpus();
+  setenv("ZARRGPU_STAGING_BYTES", "4K", 1);
+  setenv("ZARRGPU_SCRATCH_BYTES", "8K", 1);
+  expect_corpus();
+}
+
+TEST_F(DeviceRead, UnreadablePieceSizeIsAnError) {
+  setenv("ZARRGPU_READ_PIECE_BYTES", "lots", 1);
+  const CorpusArray c = corpus_arrays().front();
+  const Array a = Array::open(open_local_store((corpus_dir() / c.store).string()), c.path);
+  const Bytes cpu = a.read();
+  gpu::DeviceBuffer d(std::max<std::size_t>(cpu.size(), 16));
+  try {
+    a.read(Selection(), d.data(), cpu.size(), Device::cuda(0));
+    if (cpu.size() != 0) ADD_FAILURE() << "ZARRGPU_READ_PIECE_BYTES=lots accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ZARRGPU_READ_PIECE_BYTES"), std::string::npos) << e.what();
+  }
 }
 
 std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 #include <deque>
@@ -39,6 +40,22 @@ std::optional<std::string> local_root(const Store& store) {
   constexpr std::string_view file = "file://";
   if (d.compare(0, file.size(), file) != 0) return std::nullopt;
   return d.substr(file.size());
+}
+
+// Posix reads of a GPU-mode batch (nothing decodes on the CPU after them)
+// go to the thread pool in pieces of at most ZARRGPU_READ_PIECE_BYTES, not
+// one read per chunk: a batch's fetch ends with its slowest read. Cold, a
+// batch of 26 zstd chunks of ~10 MB on 16 threads kept 4.5 of them busy on
+// average and read at 80% of the disk's 16-reader rate (H200 machine,
+// bench/results/gpu_read.md, 2026-11-22).
+constexpr std::uint64_t kDefaultReadPieceBytes = std::uint64_t{4} << 20;
+
+std::uint64_t read_piece_bytes_from_environment() {
+  const char* env = std::getenv("ZARRGPU_READ_PIECE_BYTES");
+  if (env == nullptr || *env == '\0') return kDefaultReadPieceBytes;
+  if (const auto n = gpu::parse_byte_size(env)) return *n;
+  throw Error(ErrorKind::invalid_argument,
+              std::string("ZARRGPU_READ_PIECE_BYTES='") + env + "' is not a byte size (e.g. 1M, 4M, 1G)");
 }
 
 // Total memory of a GPU (0 when CUDA cannot say): sizes the staging
@@ -250,14 +267,33 @@ class Reader {
                     context(items[g.first].name, "bytes"));
       }
     }
-    parallel_for(L.groups.size(), [&](std::size_t gi) {
+    // A read per group, or pieces of piece_bytes_ of a GPU-mode posix group.
+    struct Piece {
+      std::size_t group;
+      std::uint64_t at, length;  // in the group's range
+    };
+    std::vector<Piece> pieces;
+    for (std::size_t gi = 0; gi < L.groups.size(); ++gi) {
       const ReadGroup& g = L.groups[gi];
+      const bool split = chain_.mode == Mode::gpu && g.device == ItemPlacement::none;
+      const std::uint64_t step = split ? piece_bytes_ : g.length;
+      std::uint64_t at = 0;
+      do {
+        const std::uint64_t length = std::min(step, g.length - at);
+        pieces.push_back({gi, at, length});
+        at += length;
+      } while (at < g.length);
+    }
+    parallel_for(pieces.size(), [&](std::size_t pi) {
+      const Piece& piece = pieces[pi];
+      const ReadGroup& g = L.groups[piece.group];
       const ReadItem& first = items[g.first];
       auto t = Clock::now();
       if (g.device != ItemPlacement::none) {
         gds_read(first.key, dev + g.device, g.offset, g.length);
       } else {
-        ReadInto req{ReadRequest{first.key, ByteRange::of(g.offset, g.length)}, std::span<std::byte>(pinned + g.pinned, g.length)};
+        ReadInto req{ReadRequest{first.key, ByteRange::of(g.offset + piece.at, piece.length)},
+                     std::span<std::byte>(pinned + g.pinned + piece.at, piece.length)};
         std::vector<ReadResult> res;
         try {
           res = store.read(std::span<const ReadInto>(&req, 1));
@@ -265,13 +301,15 @@ class Reader {
           throw e.with_context(context(first.name, ""));
         }
         if (!res[0].found) throw Error(ErrorKind::io, "chunk vanished while it was read", context(first.name, ""));
-        if (res[0].size != g.length)
-          throw Error(ErrorKind::io, "short read: " + std::to_string(res[0].size) + " of " + std::to_string(g.length) + " bytes",
+        if (res[0].size != piece.length)
+          throw Error(ErrorKind::io,
+                      "short read: " + std::to_string(res[0].size) + " of " + std::to_string(piece.length) + " bytes at " +
+                          std::to_string(g.offset + piece.at),
                       context(first.name, ""));
       }
       read_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t).count();
       if (chain_.mode == Mode::gpu) return;
-      t = Clock::now();
+      t = Clock::now();  // CPU mode: the piece is the whole group
       for (std::size_t i = g.first; i <= g.last; ++i) {
         const ItemPlacement& p = L.items[i];
         cpu_decode(items[i], std::span<const std::byte>(pinned + p.pinned_in, items[i].length),
@@ -468,6 +506,7 @@ class Reader {
   gpu::IoPath io_ = gpu::IoPath::posix;
   std::string root_;
   const std::uint64_t readahead_bytes_ = store::readahead_bytes();
+  const std::uint64_t piece_bytes_ = read_piece_bytes_from_environment();
   std::size_t hinted_ = 0;  // items at the front of `pending` already hinted
   bool hints_off_ = false;  // the store has no use for hints
 };
