@@ -70,6 +70,23 @@ class DeviceRead : public ::testing::Test {
     unsetenv("ZARRGPU_READ_PIECE_BYTES");
   }
 
+  // A read with environment variable `var` set to `value`, which it cannot
+  // take: an invalid_argument that names the variable (TearDown unsets it).
+  void expect_bad_setting(const char* var, const char* value) {
+    setenv(var, value, 1);
+    const CorpusArray c = corpus_arrays().front();
+    const Array a = Array::open(open_local_store((corpus_dir() / c.store).string()), c.path);
+    const Bytes cpu = a.read();
+    gpu::DeviceBuffer d(std::max<std::size_t>(cpu.size(), 16));
+    try {
+      a.read(Selection(), d.data(), cpu.size(), Device::cuda(0));
+      if (cpu.size() != 0) ADD_FAILURE() << var << "=" << value << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+      EXPECT_NE(std::string(e.what()).find(var), std::string::npos) << e.what();
+    }
+  }
+
   void expect_corpus(const std::function<void(const DeviceReadStats&)>& check_stats = {}) {
     for (const CorpusArray& c : corpus_arrays()) {
       SCOPED_TRACE(c.name);
@@ -105,19 +122,7 @@ TEST_F(DeviceRead, CorpusWithAutomaticZstdChoice) {
   });
 }
 
-TEST_F(DeviceRead, UnknownZstdChoiceIsAnError) {
-  setenv("ZARRGPU_GPU_ZSTD", "sometimes", 1);
-  const CorpusArray c = corpus_arrays().front();
-  const Array a = Array::open(open_local_store((corpus_dir() / c.store).string()), c.path);
-  const Bytes cpu = a.read();
-  gpu::DeviceBuffer d(std::max<std::size_t>(cpu.size(), 16));
-  try {
-    a.read(Selection(), d.data(), cpu.size(), Device::cuda(0));
-    if (cpu.size() != 0) ADD_FAILURE() << "ZARRGPU_GPU_ZSTD=sometimes accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
-  }
-}
+TEST_F(DeviceRead, UnknownZstdChoiceIsAnError) { expect_bad_setting("ZARRGPU_GPU_ZSTD", "sometimes"); }
 
 TEST_F(DeviceRead, CorpusThroughTinyBatches) {
   // Many batches through every ring slot, chunks larger than a slot included.
@@ -136,20 +141,7 @@ TEST_F(DeviceRead, CorpusThroughPiecesOfReads) {
   expect_corpus();
 }
 
-TEST_F(DeviceRead, UnreadablePieceSizeIsAnError) {
-  setenv("ZARRGPU_READ_PIECE_BYTES", "lots", 1);
-  const CorpusArray c = corpus_arrays().front();
-  const Array a = Array::open(open_local_store((corpus_dir() / c.store).string()), c.path);
-  const Bytes cpu = a.read();
-  gpu::DeviceBuffer d(std::max<std::size_t>(cpu.size(), 16));
-  try {
-    a.read(Selection(), d.data(), cpu.size(), Device::cuda(0));
-    if (cpu.size() != 0) ADD_FAILURE() << "ZARRGPU_READ_PIECE_BYTES=lots accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
-    EXPECT_NE(std::string(e.what()).find("ZARRGPU_READ_PIECE_BYTES"), std::string::npos) << e.what();
-  }
-}
+TEST_F(DeviceRead, UnreadablePieceSizeIsAnError) { expect_bad_setting("ZARRGPU_READ_PIECE_BYTES", "lots"); }
 
 std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
   return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
