@@ -55,6 +55,7 @@ StagingConfig StagingConfig::from_environment(std::uint64_t device_bytes) {
   c.slots = default_slots(device_bytes);
   c.slot_bytes = env_bytes("ZARRGPU_STAGING_BYTES", c.slot_bytes);
   c.scratch_bytes = env_bytes("ZARRGPU_SCRATCH_BYTES", 2 * c.slot_bytes);
+  c.read_piece_bytes = env_bytes("ZARRGPU_READ_PIECE_BYTES", c.read_piece_bytes);
   if (const char* v = env("ZARRGPU_STAGING_SLOTS")) {
     unsigned n = 0;
     std::string_view s(v);

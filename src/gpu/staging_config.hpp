@@ -9,6 +9,11 @@
 //                          the 8 GB zstd read 26.2 -> 28.5 GB/s on an H200, 5 slots 28.3, 8 slots 27.2)
 //   ZARRGPU_SCRATCH_BYTES  device bytes of decoded chunks per batch (default 2x the slot size);
 //                          the GPU Zstd decoder's temp per slot is up to 6x this
+//   ZARRGPU_READ_PIECE_BYTES  the largest pread into a slot of a chunk that decodes on the GPU
+//                          (default 4 MiB): a batch's fetch ends with its slowest read, and
+//                          26 reads of ~10 MB on 16 threads kept 4.5 busy on average; cold,
+//                          the 8 GB zstd read then reached 80% of the disk's 16-reader rate
+//                          (H200 machine, bench/results/read_profile.md, 2026-11-22)
 #pragma once
 
 #include <cstddef>
@@ -22,6 +27,7 @@ struct StagingConfig {
   std::size_t slot_bytes = std::size_t{256} << 20;
   unsigned slots = 3;
   std::size_t scratch_bytes = std::size_t{512} << 20;
+  std::size_t read_piece_bytes = std::size_t{4} << 20;
 
   // Each slot holds up to slot_bytes of pinned host memory and, on the
   // device, its batch (slot + scratch) and the zstd decoder's temp (up to 6x

@@ -44,6 +44,13 @@ TEST(StagingConfig, ReadsTheEnvironment) {
   setenv("ZARRGPU_STAGING_SLOTS", "2", 1);
   EXPECT_EQ(StagingConfig::from_environment(std::uint64_t{80} << 30).slots, 2u);
   unsetenv("ZARRGPU_STAGING_SLOTS");
+  // Reads of GPU-decoded chunks go in pieces of 4 MiB unless the variable says.
+  EXPECT_EQ(c.read_piece_bytes, 4u << 20);
+  setenv("ZARRGPU_READ_PIECE_BYTES", "300", 1);
+  EXPECT_EQ(StagingConfig::from_environment().read_piece_bytes, 300u);
+  setenv("ZARRGPU_READ_PIECE_BYTES", "lots", 1);
+  EXPECT_THROW(StagingConfig::from_environment(), Error);
+  unsetenv("ZARRGPU_READ_PIECE_BYTES");
 }
 
 TEST(IoPath, ResolvesRequests) {

@@ -17,6 +17,16 @@ namespace zarrgpu::engine {
 namespace {
 thread_local DeviceReadStats g_last;
 
+// What `call` needs before anything else: a cuda device, and a build with CUDA.
+void require_cuda(const char* call, Device device, const ErrorContext& where) {
+  if (device.kind != Device::Kind::cuda) {
+    throw Error(ErrorKind::invalid_argument, std::string(call) + " needs a cuda device, got " + device.to_string(), where);
+  }
+#if !defined(ZARRGPU_HAVE_CUDA)
+  throw Error(ErrorKind::unsupported, "this zarrgpu was built without CUDA (ZARRGPU_CUDA=OFF)", where);
+#endif
+}
+
 #if defined(ZARRGPU_HAVE_CUDA)
 // A CUDA device of this machine, or the error that says why not.
 void check_cuda_device(Device device, const ErrorContext& where) {
@@ -42,12 +52,8 @@ void release_device_read_buffers() {
 
 void prepare_device_read(Device device) {
   const ErrorContext where{};
-  if (device.kind != Device::Kind::cuda) {
-    throw Error(ErrorKind::invalid_argument, "prepare_device_read needs a cuda device, got " + device.to_string(), where);
-  }
-#if !defined(ZARRGPU_HAVE_CUDA)
-  throw Error(ErrorKind::unsupported, "this zarrgpu was built without CUDA (ZARRGPU_CUDA=OFF)", where);
-#else
+  require_cuda("prepare_device_read", device, where);
+#if defined(ZARRGPU_HAVE_CUDA)
   check_cuda_device(device, where);
   gpu::DeviceScope scope(device.index);
   device_read::prepare_pipeline_resources(device.index);
@@ -57,12 +63,9 @@ void prepare_device_read(Device device) {
 void read_to_device(const Array& array, const Selection& selection, void* out, std::size_t out_bytes, Device device,
                     const ReadOptions& options, DeviceReadStats* stats_out) {
   const ErrorContext where{array.path(), "", "", array.store()->describe()};
-  if (device.kind != Device::Kind::cuda) {
-    throw Error(ErrorKind::invalid_argument, "read_to_device needs a cuda device, got " + device.to_string(), where);
-  }
+  require_cuda("read_to_device", device, where);
 #if !defined(ZARRGPU_HAVE_CUDA)
   (void)selection; (void)out; (void)out_bytes; (void)options; (void)stats_out;
-  throw Error(ErrorKind::unsupported, "this zarrgpu was built without CUDA (ZARRGPU_CUDA=OFF)", where);
 #else
   const auto t0 = std::chrono::steady_clock::now();
   DeviceReadStats stats;

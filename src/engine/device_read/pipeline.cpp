@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 #include <deque>
@@ -42,22 +41,6 @@ std::optional<std::string> local_root(const Store& store) {
   return d.substr(file.size());
 }
 
-// Posix reads of a GPU-mode batch (nothing decodes on the CPU after them)
-// go to the thread pool in pieces of at most ZARRGPU_READ_PIECE_BYTES, not
-// one read per chunk: a batch's fetch ends with its slowest read. Cold, a
-// batch of 26 zstd chunks of ~10 MB on 16 threads kept 4.5 of them busy on
-// average and read at 80% of the disk's 16-reader rate (H200 machine,
-// bench/results/gpu_read.md, 2026-11-22).
-constexpr std::uint64_t kDefaultReadPieceBytes = std::uint64_t{4} << 20;
-
-std::uint64_t read_piece_bytes_from_environment() {
-  const char* env = std::getenv("ZARRGPU_READ_PIECE_BYTES");
-  if (env == nullptr || *env == '\0') return kDefaultReadPieceBytes;
-  if (const auto n = gpu::parse_byte_size(env)) return *n;
-  throw Error(ErrorKind::invalid_argument,
-              std::string("ZARRGPU_READ_PIECE_BYTES='") + env + "' is not a byte size (e.g. 1M, 4M, 1G)");
-}
-
 // Total memory of a GPU (0 when CUDA cannot say): sizes the staging
 // defaults. Asked once per device (a read of two frames takes ~14 ms).
 std::uint64_t device_memory_bytes(int device) {
@@ -70,12 +53,17 @@ std::uint64_t device_memory_bytes(int device) {
   return known[device] = bytes;
 }
 
+// The staging of reads to `device`: defaults for its memory, then the environment.
+gpu::StagingConfig staging_config(int device) {
+  return gpu::StagingConfig::from_environment(device_memory_bytes(device));
+}
+
 class Reader {
  public:
   Reader(const Array& array, const Plan& plan, std::byte* out, int device, const ReadOptions& options,
          DeviceReadStats& stats)
       : array_(array), plan_(plan), out_(out), options_(options), stats_(stats),
-        config_(gpu::StagingConfig::from_environment(device_memory_bytes(device))),
+        config_(staging_config(device)),
         source_(*array.store(), array.metadata(), array.path(), plan),
         codec_chain_(source_.chain(source_.sharded() ? 1 : 0)),
         request_(zstd_request_from_environment()),
@@ -267,7 +255,9 @@ class Reader {
                     context(items[g.first].name, "bytes"));
       }
     }
-    // A read per group, or pieces of piece_bytes_ of a GPU-mode posix group.
+    // A read per group, or, for a GPU-mode batch's posix groups (nothing
+    // decodes on the CPU after them), pieces of config_.read_piece_bytes
+    // over all the reading threads (staging_config.hpp).
     struct Piece {
       std::size_t group;
       std::uint64_t at, length;  // in the group's range
@@ -276,7 +266,7 @@ class Reader {
     for (std::size_t gi = 0; gi < L.groups.size(); ++gi) {
       const ReadGroup& g = L.groups[gi];
       const bool split = chain_.mode == Mode::gpu && g.device == ItemPlacement::none;
-      const std::uint64_t step = split ? piece_bytes_ : g.length;
+      const std::uint64_t step = split ? config_.read_piece_bytes : g.length;
       std::uint64_t at = 0;
       do {
         const std::uint64_t length = std::min(step, g.length - at);
@@ -506,7 +496,6 @@ class Reader {
   gpu::IoPath io_ = gpu::IoPath::posix;
   std::string root_;
   const std::uint64_t readahead_bytes_ = store::readahead_bytes();
-  const std::uint64_t piece_bytes_ = read_piece_bytes_from_environment();
   std::size_t hinted_ = 0;  // items at the front of `pending` already hinted
   bool hints_off_ = false;  // the store has no use for hints
 };
@@ -521,7 +510,7 @@ void run_pipeline(const Array& array, const Plan& plan, std::byte* out, int devi
 
 void prepare_pipeline_resources(int device) {
   // The lease's end hands the set to the pool, where the first read finds it.
-  ResourceLease lease(device, gpu::StagingConfig::from_environment(device_memory_bytes(device)));
+  ResourceLease lease(device, staging_config(device));
 }
 
 void release_pipeline_resources() { release_pooled_resources(); }

@@ -118,12 +118,12 @@ struct BlockEntropy {
 };
 
 // The three FSE tables of src (a Workspace or PackedSequenceTables,
-// fse_log[] set) into dst (PackedSequenceTables, packed as needed): their
-// logs and used entries, by a group.
-template <class G, class Dst, class Src>
-ZARRGPU_HD_INLINE void copy_sequence_tables(G g, Dst& dst, const Src& src) {
+// fse_log[] set) into dst, packed as needed: their logs and used entries,
+// by a group.
+template <class G, class Src>
+ZARRGPU_HD_INLINE void copy_sequence_tables(G g, PackedSequenceTables& dst, const Src& src) {
   group_copy_disjoint(g, dst.fse_log, src.fse_log, 3);
-  auto copy = [g](auto* to, const auto* from, uint32_t log) {
+  auto copy = [g](PackedFseEntry* to, const auto* from, uint32_t log) {
     for (uint32_t u = g.rank(); u < (1u << log); u += G::kSize) store_fse_entry(to[u], from[u], log);
   };
   copy(dst.literals_length, src.literals_length, src.fse_log[0]);

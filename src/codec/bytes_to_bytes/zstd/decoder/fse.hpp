@@ -43,8 +43,7 @@ ZARRGPU_HD_INLINE PackedFseEntry pack_fse_entry(const FseEntry& e, uint32_t log)
   return PackedFseEntry{static_cast<uint16_t>(e.symbol | (next << 6))};
 }
 
-// One state into a table of either form.
-ZARRGPU_HD_INLINE void store_fse_entry(FseEntry& to, const FseEntry& e, uint32_t /*log*/) { to = e; }
+// One state into a packed table, from a table of either form.
 ZARRGPU_HD_INLINE void store_fse_entry(PackedFseEntry& to, const FseEntry& e, uint32_t log) {
   to = pack_fse_entry(e, log);
 }
