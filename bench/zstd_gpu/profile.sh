@@ -5,8 +5,11 @@
 #      PROFILE_CHUNK_KIB: a comma-separated list, PROFILE_GIB of data):
 #      which phase bounds it, and the warp state of one kernel
 #      (PROFILE_STATE_KERNEL, default sequences_kernel, at the first size);
-#   2. the one-warp kernel on 64 KiB chunks: occupancy, warp stall reasons
-#      (PROFILE_ONE_WARP=0 skips it).
+#   2. the one-warp kernel on 64 KiB chunks at each of PROFILE_ONE_WARP_LEVELS
+#      (default 1): occupancy, warp stall reasons; with PROFILE_SASS=1 also
+#      the SASS instructions warps stalled on most (PROFILE_ONE_WARP=0 skips it).
+# PROFILE_FORCE_BP=1 runs step 1 with every chunk block parallel (one-block
+# chunks too), as ZARRGPU_ZSTD_BLOCK_PARALLEL=1 does.
 # Writes $OUT/zstd_profile.txt (or bench/results/). Clocks are left alone
 # (--clock-control none), as the device notes ask.
 set -uo pipefail
@@ -27,9 +30,10 @@ report=$out/zstd_profile.txt
 {
   for kib in ${sizes//,/ }; do
     echo "# block-parallel kernels, level $level, $kib KiB chunks, $gib GiB ($(date -u +%F))"
+    ZARRGPU_ZSTD_BLOCK_PARALLEL=${PROFILE_FORCE_BP:-} \
     timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
       -k 'regex:(walk|tables|literals_streams|sequences|summarize|place|resolve|verdict|literals|cross|execute|finish)_kernel' \
-      "$bench" --gib "$gib" --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
+      "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
       --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu_$kib.csv" 2>/dev/null
     python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu_$kib.csv"
     echo
@@ -38,15 +42,25 @@ report=$out/zstd_profile.txt
   echo "# block-parallel $state_kernel, level $level, $kib KiB chunks: warp state"
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$state_kernel" -c 1 \
     --section Occupancy --section WarpStateStats --section LaunchStats --section MemoryWorkloadAnalysis \
-    "$bench" --gib "$gib" --gib-l19 0 --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
+    "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
     --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
   if [ "${PROFILE_ONE_WARP:-1}" != 0 ]; then
-    echo
-    echo "# one-warp kernel, level 1, 64 KiB chunks"
-    timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:decompress_kernel' -c 1 \
-      --section Occupancy --section WarpStateStats --section SchedulerStats --section LaunchStats \
-      "$bench" --gib 0.25 --gib-l19 0 --runs 1 --levels 1 --chunk-kib 64 --no-cpu --no-nvcomp \
-      --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+    for lv in ${PROFILE_ONE_WARP_LEVELS:-1}; do
+      one=("$bench" --gib 0.25 --gib-l19 0.25 --runs 1 --levels "$lv" --chunk-kib 64 --no-cpu --no-nvcomp
+           --out /tmp/zstd_profile_bench)
+      echo
+      echo "# one-warp kernel, level $lv, 64 KiB chunks"
+      timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:decompress_kernel' -c 1 \
+        --section Occupancy --section WarpStateStats --section SchedulerStats --section LaunchStats \
+        "${one[@]}" 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+      if [ "${PROFILE_SASS:-0}" = 1 ]; then
+        echo "## stall samples by SASS instruction, one-warp kernel, level $lv, 64 KiB"
+        timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:decompress_kernel' -c 1 \
+          --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
+          "${one[@]}" > "$out/zstd_sass_l$lv.csv" 2>/dev/null
+        python3 bench/gpu/ncu_sass_hotspots.py "$out/zstd_sass_l$lv.csv" 40
+      fi
+    done
   fi
 } > "$report" 2>&1
 cat "$report"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if defined(ZARRGPU_HAVE_LIBXXHASH)
@@ -18,6 +19,7 @@
 #include "codec/bytes_to_bytes/zstd/decoder/fse.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/xxhash64.hpp"
 #include "frame_corpus.hpp"
+#include "thread_group.hpp"
 
 namespace zarrgpu::zstd::testing {
 namespace {
@@ -214,7 +216,10 @@ TEST(ZstdFormat, FrameHeaderAgreesWithLibzstd) {
 // followed back to a final byte) against executing the sequences one by one,
 // byte by byte. Short offsets and long matches make chains of matches that
 // read earlier matches of the same batch; literals sit in place at the tail
-// of the output, as the block decoder leaves Huffman literals.
+// of the output, as the block decoder leaves Huffman literals, or apart at
+// any alignment, or are one repeated byte. One thread, and groups of 4 and
+// 32 host threads (a warp's ranks: each moves its own words of the
+// literals, with the shuffles and barriers of the GPU).
 TEST(ZstdFormat, BatchExecutionMatchesSerialExecution) {
   Rng rng(7);
   for (int trial = 0; trial < 3000; ++trial) {
@@ -241,30 +246,93 @@ TEST(ZstdFormat, BatchExecutionMatchesSerialExecution) {
     // The literals read position stays at least the batch's match bytes ahead of the writes.
     const uint32_t slack = rng.below(2) == 0 ? 0 : rng.below(50);
     const uint32_t lit_start = history + matches + slack;
-    Bytes out(lit_start + literals + 1);
-    for (auto& v : out) v = static_cast<uint8_t>(rng.next());
-    Bytes apart(literals);
+    Bytes start(lit_start + literals + 1);
+    for (auto& v : start) v = static_cast<uint8_t>(rng.next());
+    const uint32_t apart_at = rng.below(8);  // literals apart start at any alignment
+    Bytes apart(apart_at + literals);
     for (auto& v : apart) v = static_cast<uint8_t>(rng.next());
-    Literals lit{};
-    lit.size = literals;
-    lit.in_output = kind < 2;
-    lit.rle = kind == 3;
-    lit.rle_byte = 0x5A;
-    lit.data = kind < 2 ? out.data() + lit_start : kind == 2 ? apart.data() : nullptr;
-
-    Bytes ref(out.begin(), out.begin() + history);
-    const Bytes lit_copy = kind < 2 ? Bytes(out.begin() + lit_start, out.begin() + lit_start + literals) : apart;
+    const Bytes lit_copy = kind < 2 ? Bytes(start.begin() + lit_start, start.begin() + lit_start + literals)
+                                    : Bytes(apart.begin() + apart_at, apart.end());
+    Bytes ref(start.begin(), start.begin() + history);
     size_t lp = 0;
     for (uint32_t i = 0; i < count; ++i) {
-      for (uint32_t k = 0; k < ll[i]; ++k) ref.push_back(kind == 3 ? lit.rle_byte : lit_copy[lp++]);
+      for (uint32_t k = 0; k < ll[i]; ++k) ref.push_back(kind == 3 ? 0x5A : lit_copy[lp++]);
       for (uint32_t k = 0; k < ml[i]; ++k) ref.push_back(ref[ref.size() - off[i]]);
     }
+    auto check = [&](auto run, const char* group) {
+      Bytes out = start;
+      Literals lit{};
+      lit.size = literals;
+      lit.in_output = kind < 2;
+      lit.rle = kind == 3;
+      lit.rle_byte = 0x5A;
+      lit.data = kind < 2 ? out.data() + lit_start : kind == 2 ? apart.data() + apart_at : nullptr;
+      size_t op = history, lit_pos = 0;
+      run(out, lit, &op, &lit_pos);
+      ASSERT_EQ(op, ref.size()) << group;
+      ASSERT_EQ(lit_pos, literals) << group;
+      ASSERT_TRUE(std::equal(ref.begin(), ref.end(), out.begin())) << group << " trial " << trial << " kind " << kind;
+    };
+    check([&](Bytes& out, const Literals& lit, size_t* op, size_t* lit_pos) {
+      execute_sequences(SerialGroup{}, b, count, out.data(), op, lit, lit_pos);
+    }, "one thread");
+    if (trial % 10 != 0) continue;  // a group of threads per trial takes longer
+    auto grouped = [&](auto size) {
+      constexpr uint32_t N = decltype(size)::value;
+      return [&](Bytes& out, const Literals& lit, size_t* op, size_t* lit_pos) {
+        std::vector<size_t> ops(N, *op), lit_poss(N, 0);
+        run_group<N>([&](ThreadGroup<N> g) {
+          execute_sequences(g, b, count, out.data(), &ops[g.rank()], lit, &lit_poss[g.rank()]);
+        });
+        for (uint32_t r = 1; r < N; ++r) ASSERT_TRUE(ops[r] == ops[0] && lit_poss[r] == lit_poss[0]);
+        *op = ops[0];
+        *lit_pos = lit_poss[0];
+      };
+    };
+    check(grouped(std::integral_constant<uint32_t, 4>{}), "4 threads");
+    check(grouped(std::integral_constant<uint32_t, 32>{}), "32 threads");
+  }
+}
 
-    size_t op = history, lit_pos = 0;
-    execute_sequences(SerialGroup{}, b, count, out.data(), &op, lit, &lit_pos);
-    ASSERT_EQ(op, ref.size());
-    ASSERT_EQ(lit_pos, literals);
-    ASSERT_TRUE(std::equal(ref.begin(), ref.end(), out.begin())) << "trial " << trial << " kind " << kind;
+// A block's last literals (and raw blocks) as copy_literals() moves them,
+// in place (the destination before the source, possibly overlapping it)
+// and apart, at every alignment of source and destination, by groups of 1,
+// 4 and 32 ranks.
+TEST(ZstdFormat, LiteralRunsMoveAtEveryAlignment) {
+  Rng rng(11);
+  for (int trial = 0; trial < 400; ++trial) {
+    const uint32_t n = rng.below(4) == 0 ? rng.below(20) : rng.below(3000);
+    const uint32_t from = rng.below(40);
+    const bool in_place = rng.below(2) == 0;
+    const uint32_t dst_at = rng.below(16);
+    const uint32_t src_at = in_place ? dst_at + rng.below(40) : rng.below(16);  // literal `from` at src_at
+    Bytes start(dst_at + src_at + from + n + 16), apart(src_at + from + n + 3);
+    for (auto& v : start) v = static_cast<uint8_t>(rng.next());
+    for (auto& v : apart) v = static_cast<uint8_t>(rng.next());
+    auto run = [&](auto size) {
+      constexpr uint32_t N = decltype(size)::value;
+      Bytes out = start;
+      Literals lit{};
+      lit.in_output = in_place;
+      lit.data = (in_place ? out.data() : apart.data()) + src_at;
+      lit.size = from + n + 2;  // literals after the run too: they must stay as they are
+      const Bytes expect = Bytes(lit.data + from, lit.data + from + n);
+      if constexpr (N == 1) {
+        copy_literals(SerialGroup{}, out.data() + dst_at, lit, from, n);
+      } else {
+        run_group<N>([&](ThreadGroup<N> g) { copy_literals(g, out.data() + dst_at, lit, from, n); });
+      }
+      ASSERT_TRUE(std::equal(expect.begin(), expect.end(), out.begin() + dst_at)) << N << " ranks, trial " << trial;
+      // Nothing else was written: before the run and after it (the source's tail when apart).
+      ASSERT_TRUE(std::equal(start.begin(), start.begin() + dst_at, out.begin())) << N << " ranks, trial " << trial;
+      if (!in_place) {
+        ASSERT_TRUE(std::equal(start.begin() + dst_at + n, start.end(), out.begin() + dst_at + n))
+            << N << " ranks, trial " << trial;
+      }
+    };
+    run(std::integral_constant<uint32_t, 1>{});
+    run(std::integral_constant<uint32_t, 4>{});
+    run(std::integral_constant<uint32_t, 32>{});
   }
 }
 

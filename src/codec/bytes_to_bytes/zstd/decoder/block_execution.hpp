@@ -97,7 +97,7 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
                                      uint8_t* out) {
   uint8_t* const block_out = out + b.output_offset;
   if (b.type != BlockType::compressed) {
-    if (b.type == BlockType::raw) group_copy_disjoint(g, block_out, chunk + b.src_offset, b.size);
+    if (b.type == BlockType::raw) group_copy_bytes(g, block_out, chunk + b.src_offset, b.size);
     else group_fill(g, block_out, chunk[b.src_offset], b.size);
     index_block_granules(g, granules, b.output_offset, b.output_offset + b.size, nullptr, b.triples_offset, 0);
     return;

@@ -133,7 +133,7 @@ ZARRGPU_HD Status decode_chunk(G g, Workspace& ws, const uint8_t* src, size_t sr
         case BlockType::raw:
           if (bh.size > fh.block_size_max) return Status::corrupt_block;
           if (bh.size > capacity - op) return Status::output_too_small;
-          group_copy_disjoint(g, dst + op, src + ip, bh.size);
+          group_copy_bytes(g, dst + op, src + ip, bh.size);
           op += bh.size;
           break;
         case BlockType::rle:

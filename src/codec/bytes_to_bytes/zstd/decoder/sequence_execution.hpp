@@ -10,24 +10,6 @@
 
 namespace zarrgpu::zstd {
 
-// Copies n bytes from src to dst where dst <= src or the ranges are apart
-// (in-place literals sit after the write position). Each stride is read by
-// the whole group before it is written.
-template <class G>
-ZARRGPU_HD_INLINE void group_copy_forward(G g, uint8_t* dst, const uint8_t* src, size_t n) {
-  if constexpr (G::kSize == 1) {
-    for (size_t k = 0; k < n; ++k) dst[k] = src[k];
-  } else {
-    for (size_t base = 0; base < n; base += G::kSize) {
-      const size_t k = base + g.rank();
-      uint8_t v = 0;
-      if (k < n) v = src[k];
-      g.sync();
-      if (k < n) dst[k] = v;
-    }
-  }
-}
-
 // Copies n elements between ranges that do not overlap (input to output,
 // tables to scratch): no ordering between ranks is needed.
 template <class G, class T>
@@ -69,21 +51,112 @@ ZARRGPU_HD_INLINE void group_copy_match(G g, uint8_t* dst, size_t offset, size_t
   }
 }
 
-template <class G>
-ZARRGPU_HD_INLINE void copy_literals(G g, uint8_t* dst, const Literals& lit, size_t from, size_t n) {
+// Stores the n <= 8 low bytes of v (little-endian) at dst: one 8-byte
+// store when they fill an aligned word, else byte stores.
+ZARRGPU_HD_INLINE void store_le_bytes(uint8_t* dst, uint64_t v, uint32_t n) {
+#if defined(__CUDA_ARCH__)
+  if (n == 8 && (reinterpret_cast<uintptr_t>(dst) & 7u) == 0) {
+    *reinterpret_cast<uint64_t*>(dst) = v;
+    return;
+  }
+#pragma unroll
+  for (uint32_t i = 0; i < 8; ++i) {
+    if (i < n) dst[i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+#else
+  for (uint32_t i = 0; i < n; ++i) dst[i] = static_cast<uint8_t>(v >> (8 * i));
+#endif
+}
+
+// 8-byte words of literals each rank moves per pass of move_literals(): a
+// pass is G::kSize x 8 x kLiteralWords literals, their loads all in flight
+// before the pass's first store waits for one.
+inline constexpr uint32_t kLiteralWords = 2;
+
+// Moves literals lit[from, from + n) in passes: rank r takes the 8
+// consecutive literals at 8r of each stride of G::kSize x 8, as one aligned
+// 8-byte load (AlignedWords: zero-filled, never touched, outside the
+// literals) and the word of rank r + 1 (a shuffle; the last rank loads its
+// own), and hands them to place(k, v, m): literals k .. k + m - 1 (m <= 8)
+// of the n, as v's low bytes. (A byte per rank and stride, as before,
+// waited a load's latency per 128 literals: a quarter of the one-warp
+// kernel's stall samples at level 1, H200.) In-place literals
+// (lit.in_output): each literal's destination is at or before its source
+// and both grow with its index (the sequence decoder checked that the
+// write position never passes the literals read position), so a pass
+// that loads all its words before it stores never clobbers a literal still
+// to be read.
+template <class G, class Place>
+ZARRGPU_HD void move_literals(G g, const Literals& lit, size_t from, uint32_t n, Place&& place) {
+  constexpr uint32_t kStride = G::kSize * 8;
+  const uint32_t r = g.rank();
   if (lit.rle) {
-    group_fill(g, dst, lit.rle_byte, n);
-  } else if (lit.in_output) {
-    group_copy_forward(g, dst, lit.data + from, n);  // in-place literals: read ahead of the writes
-  } else {
-    group_copy_disjoint(g, dst, lit.data + from, n);  // raw literals in the input
+    const uint64_t v = uint64_t{lit.rle_byte} * 0x0101010101010101ull;
+    for (uint32_t k = 8 * r; k < n; k += kStride) place(k, v, n - k < 8 ? n - k : 8u);
+    return;
+  }
+  if (n == 0) return;
+  const auto off = static_cast<int64_t>(reinterpret_cast<uintptr_t>(lit.data) & 7u);
+  const AlignedWords words{lit.data, static_cast<int64_t>(lit.size), off};
+  const bool last_rank = r == G::kSize - 1;
+  const uint32_t next = last_rank ? r : r + 1;
+  for (uint32_t pass = 0; pass < n; pass += kStride * kLiteralWords) {
+    uint64_t lo[kLiteralWords], hi[kLiteralWords];
+    const int64_t at = static_cast<int64_t>(from + pass) + off;  // the pass's first literal in word units x 8
+    const uint32_t shift = static_cast<uint32_t>(at & 7);
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kLiteralWords; ++u) {
+      const int64_t j = (at >> 3) + u * G::kSize + r;
+      lo[u] = hi[u] = 0;
+      if (pass + u * kStride < n) {
+        lo[u] = words.word(j);
+        if (last_rank && shift != 0) hi[u] = words.word(j + 1);
+      }
+    }
+    uint64_t v[kLiteralWords];
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kLiteralWords; ++u) {
+      v[u] = lo[u];
+      if (shift != 0 && pass + u * kStride < n) {  // the same in every rank: all shuffle together
+        const uint64_t h = g.shuffle64(lo[u], next);
+        v[u] = (lo[u] >> (8 * shift)) | ((last_rank ? hi[u] : h) << (64 - 8 * shift));
+      }
+    }
+    if (lit.in_output) g.sync();  // every word of the pass is loaded before any literal is overwritten
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kLiteralWords; ++u) {
+      const uint32_t k = pass + u * kStride + 8 * r;
+      if (k < n) place(k, v[u], n - k < 8 ? n - k : 8u);
+    }
   }
 }
 
-// Bytes each rank moves per pass of a batch copy, so that loads of several
-// strides are in flight before their stores: literal passes are cheap, match
-// passes follow sources back and need more registers (more spill past these).
-inline constexpr uint32_t kLiteralsUnroll = 4;
+// A run of n literals from lit[from] to dst.
+template <class G>
+ZARRGPU_HD_INLINE void copy_literals(G g, uint8_t* dst, const Literals& lit, size_t from, size_t n) {
+  move_literals(g, lit, from, static_cast<uint32_t>(n),
+                [dst](uint32_t k, uint64_t v, uint32_t m) { store_le_bytes(dst + k, v, m); });
+}
+
+// n <= 4 GiB bytes from src to dst, ranges apart (a raw block's content),
+// as copy_literals() moves them.
+template <class G>
+ZARRGPU_HD_INLINE void group_copy_bytes(G g, uint8_t* dst, const uint8_t* src, uint32_t n) {
+  Literals run{};
+  run.data = src;
+  run.size = n;
+  copy_literals(g, dst, run, 0, n);
+}
+
+// Bytes each rank moves per pass of a match pass, so that loads of several
+// strides are in flight before their stores (match passes follow sources
+// back and need registers: more spill past this).
 inline constexpr uint32_t kMatchesUnroll = 4;
 
 // Largest segment index s < end whose start is <= pos (segment 0 starts at 0).
@@ -115,43 +188,27 @@ ZARRGPU_HD_INLINE int64_t match_source(uint32_t start, uint32_t offset, uint32_t
 // every block of a chunk before pass 2 of any (block_execution.hpp).
 
 // Pass 1. Literal k of the batch belongs to the first sequence i with
-// literals_end[i] > k and goes to k plus the match bytes before sequence i.
-// In-place literals (lit.in_output): each literal's destination is at or
-// before its source (the sequence decoder checked that the write position
-// never passes the literals read position), and both grow with the
-// literal's index, so a pass that loads its strides before storing them
-// never clobbers a literal that is still to be read.
+// literals_end[i] > k and goes to k plus the match bytes before sequence i;
+// each rank's literals grow with the pass, so it follows its owner up
+// from the last one, in registers (move_literals() says why in-place
+// literals are safe).
 template <class G>
 ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count, uint8_t* base, const Literals& lit,
                                      size_t lit_pos) {
-  constexpr uint32_t kLiteralsStride = G::kSize * kLiteralsUnroll;
-  const uint32_t literals = b.literals_end[count - 1];
-  // RLE literals have no data pointer: no arithmetic on it (null + n is UB).
-  const uint8_t* src = (lit.rle || lit.data == nullptr) ? nullptr : lit.data + lit_pos;
   uint32_t owner = 0;
-  for (uint32_t pass = 0; pass < literals; pass += kLiteralsStride) {
-    uint8_t v[kLiteralsUnroll];
-    uint32_t dst[kLiteralsUnroll];
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
-    for (uint32_t u = 0; u < kLiteralsUnroll; ++u) {
-      const uint32_t k = pass + u * G::kSize + g.rank();
-      dst[u] = ~0u;
-      if (k < literals) {
-        while (b.literals_end[owner] <= k) ++owner;
-        dst[u] = k + (owner > 0 ? b.matches_end[owner - 1] : 0u);
-        v[u] = lit.rle ? lit.rle_byte : src[k];
+  uint32_t end = b.literals_end[0];  // literals of sequences 0..owner
+  uint32_t shift = 0;                // match bytes before sequence `owner`
+  move_literals(g, lit, lit_pos, b.literals_end[count - 1], [&](uint32_t k, uint64_t v, uint32_t m) {
+    for (uint32_t i = 0; i < m;) {
+      while (k + i >= end) {
+        shift = b.matches_end[owner];
+        end = b.literals_end[++owner];
       }
+      const uint32_t run = (end - k < m ? end - k : m) - i;  // literals of this owner among the m
+      store_le_bytes(base + k + i + shift, v >> (8 * i), run);
+      i += run;
     }
-    if (lit.in_output) g.sync();  // this pass's literals are loaded before any is overwritten
-#if defined(__CUDACC__)
-#pragma unroll
-#endif
-    for (uint32_t u = 0; u < kLiteralsUnroll; ++u) {
-      if (dst[u] != ~0u) base[dst[u]] = v[u];
-    }
-  }
+  });
 }
 
 // How pass 2 meets bytes outside the batch. The identity for one-thread or
