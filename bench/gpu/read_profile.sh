@@ -8,7 +8,7 @@
 #      (ZARRGPU_ZSTD_BLOCK_PARALLEL);
 #   2. ncu durations of every kernel of one full read, summed by name;
 #   3. for each kernel named in PROFILE_STATE_KERNELS (e.g. "cross_kernel
-#      sequences_kernel"), ncu's occupancy, warp state and memory sections
+#      entropy_kernel"), ncu's occupancy, warp state and memory sections
 #      of its first launch; with PROFILE_SASS=1 also its SASS instructions
 #      that most warps were sampled stalled on, and why
 #      (bench/gpu/ncu_sass_hotspots.py).

@@ -4,7 +4,8 @@
 #   1. per-kernel durations of the block-parallel path (PROFILE_LEVEL,
 #      PROFILE_CHUNK_KIB: a comma-separated list, PROFILE_GIB of data):
 #      which phase bounds it, and the warp state of one kernel
-#      (PROFILE_STATE_KERNEL, default sequences_kernel, at the first size);
+#      (PROFILE_STATE_KERNEL, default entropy_kernel, at the first size;
+#      with PROFILE_SASS=1 also its SASS instructions warps stalled on most);
 #   2. the one-warp kernel on 64 KiB chunks at each of PROFILE_ONE_WARP_LEVELS
 #      (default 1): occupancy, warp stall reasons; with PROFILE_SASS=1 also
 #      the SASS instructions warps stalled on most (PROFILE_ONE_WARP=0 skips it).
@@ -25,14 +26,14 @@ ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | he
 level=${PROFILE_LEVEL:-3}
 sizes=${PROFILE_CHUNK_KIB:-4096}
 gib=${PROFILE_GIB:-0.25}
-state_kernel=${PROFILE_STATE_KERNEL:-sequences_kernel}
+state_kernel=${PROFILE_STATE_KERNEL:-entropy_kernel}
 report=$out/zstd_profile.txt
 {
   for kib in ${sizes//,/ }; do
     echo "# block-parallel kernels, level $level, $kib KiB chunks, $gib GiB ($(date -u +%F))"
     ZARRGPU_ZSTD_BLOCK_PARALLEL=${PROFILE_FORCE_BP:-} \
     timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
-      -k 'regex:(walk|tables|literals_streams|sequences|summarize|place|resolve|verdict|literals|cross|execute|finish)_kernel' \
+      -k 'regex:(walk|tables|entropy|summarize|place|resolve|verdict|literals|cross|execute|finish)_kernel' \
       "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
       --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu_$kib.csv" 2>/dev/null
     python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu_$kib.csv"
@@ -44,6 +45,15 @@ report=$out/zstd_profile.txt
     --section Occupancy --section WarpStateStats --section LaunchStats --section MemoryWorkloadAnalysis \
     "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
     --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+  if [ "${PROFILE_SASS:-0}" = 1 ]; then
+    echo "## stall samples by SASS instruction, block-parallel $state_kernel, level $level, $kib KiB"
+    ZARRGPU_ZSTD_BLOCK_PARALLEL=${PROFILE_FORCE_BP:-} \
+    timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$state_kernel" -c 1 \
+      --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
+      "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
+      --out /tmp/zstd_profile_bench > "$out/zstd_sass_$state_kernel.csv" 2>/dev/null
+    python3 bench/gpu/ncu_sass_hotspots.py "$out/zstd_sass_$state_kernel.csv" 40
+  fi
   if [ "${PROFILE_ONE_WARP:-1}" != 0 ]; then
     for lv in ${PROFILE_ONE_WARP_LEVELS:-1}; do
       one=("$bench" --gib 0.25 --gib-l19 0.25 --runs 1 --levels "$lv" --chunk-kib 64 --no-cpu --no-nvcomp

@@ -4,8 +4,8 @@
 // Two paths. One warp per chunk (kernel_decompress.cuh), the default. Block
 // parallel (kernel_block_parallel.cuh), when asked: per wave of chunks, walk
 // (thread per chunk, listing the compressed blocks) -> B1 tables (warp per
-// block) -> B2 Huffman streams (thread per stream) -> B3 sequences (thread
-// per block) -> C1 summaries (warp per block) -> C2 placement
+// block) -> B2 Huffman streams (thread per stream) and B3 sequences (thread
+// per block), side by side in one launch -> C1 summaries (warp per block) -> C2 placement
 // (warp per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
 // per chunk) -> D1 literals (warp per block) -> D2a match bytes read from
 // earlier blocks, through their sequences (8 warps per block) -> D2b the
@@ -45,15 +45,17 @@ uint64_t resident_thread_blocks(Kernel k, int threads) {
   return uint64_t(sms) * uint64_t(per_sm);
 }
 
-// Blocks that B2 and B3 run in one round on the current device. Both are
-// latency-bound (each lane one long serial loop), so a wave of a few more
-// blocks than a round costs a whole second round; waves are sized in
-// whole rounds.
+// Listed blocks that B2 and B3 run in one round on the current device:
+// entropy_kernel's resident thread blocks, each taking kStreamBlocks
+// blocks in B2's role or kSequenceBlocks in B3's, the smaller. Both roles
+// are latency-bound (each lane one long serial chain), so a wave of a few
+// more blocks than a round costs a whole second round; waves are sized in
+// whole rounds. (A round of both roles resident at once would halve the
+// waves: each wave then pays the other phases' tails twice as often.)
 uint64_t entropy_round_blocks() {
-  const uint64_t a = resident_thread_blocks(literals_streams_kernel<BpPolicy>, 32) * BpPolicy::kStreamBlocks;
-  const uint64_t b = resident_thread_blocks(sequences_kernel<BpPolicy>, BpPolicy::kSequenceBlocks) *
-                     BpPolicy::kSequenceBlocks;
-  return a < b ? a : b;
+  constexpr uint64_t per = BpPolicy::kStreamBlocks < BpPolicy::kSequenceBlocks ? BpPolicy::kStreamBlocks
+                                                                                : BpPolicy::kSequenceBlocks;
+  return resident_thread_blocks(entropy_kernel<BpPolicy>, 32) * per;
 }
 
 // D2a's grid for a wave of `slots` block slots: twice the thread blocks the
@@ -206,9 +208,14 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     }
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) r = launch_bp(literals_streams_kernel<BpPolicy>, slots, BpPolicy::kStreamBlocks, 32, bp, s);
-    const uint32_t seq = BpPolicy::kSequenceBlocks;
-    if (r == kSuccess) r = launch_bp(sequences_kernel<BpPolicy>, slots, seq, seq, bp, s);
+    if (r == kSuccess) {
+      // B2's thread blocks, then B3's, over the wave's block slots (the list is shorter).
+      const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
+      const uint64_t b3 = (slots + BpPolicy::kSequenceBlocks - 1) / BpPolicy::kSequenceBlocks;
+      if (b2 + b3 > 0x7FFFFFFFull) return kInvalidArgument;
+      entropy_kernel<BpPolicy><<<static_cast<unsigned>(b2 + b3), 32, 0, s>>>(bp, static_cast<uint32_t>(b2));
+      r = static_cast<Result>(cudaGetLastError());
+    }
     if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);

@@ -36,17 +36,25 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) tab
   run_per_block_slot<Policy, Workspace, &AgentBlockParallel::tables>(bp);
 }
 
-// B2: a warp per kStreamBlocks listed blocks, a lane per Huffman stream
-// (4 per block). The blocks' tables are copied to shared memory first:
-// each lane then looks up its own table at shared-memory latency.
+// Phase B2 and B3 in one launch (entropy_kernel below): each thread block
+// of 32 threads takes one role over the list of blocks B1 left.
+//
+// B2: kStreamBlocks listed blocks, a lane per Huffman stream (4 per
+// block). The blocks' tables are copied to shared memory first: each lane
+// then looks up its own table at shared-memory latency.
 template <class Policy>
-__global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParams bp) {
+struct StreamsShared {
+  __align__(16) HuffmanEntry table[Policy::kStreamBlocks][1u << kHuffmanLogMax];
+  uint64_t ring[32][kRingWords];  // each lane's stream words ahead (RingBitReader)
+};
+
+template <class Policy>
+__device__ __forceinline__ void literals_streams_role(const BlockParallelParams& bp, uint32_t role_block,
+                                                      StreamsShared<Policy>& sh) {
   constexpr uint32_t kBlocks = Policy::kStreamBlocks;
   static_assert(kBlocks * 4 == 32, "a lane per stream, four streams per block");
-  __shared__ __align__(16) HuffmanEntry table[kBlocks][1u << kHuffmanLogMax];
-  __shared__ uint64_t ring[32][kRingWords];  // each lane's stream words ahead (RingBitReader)
   const uint32_t count = *bp.item_count;
-  const uint32_t first = blockIdx.x * kBlocks;
+  const uint32_t first = role_block * kBlocks;
   if (first >= count) return;
   const uint32_t lane = threadIdx.x;
   const uint32_t n = count - first < kBlocks ? count - first : kBlocks;
@@ -54,37 +62,64 @@ __global__ void __launch_bounds__(32) literals_streams_kernel(BlockParallelParam
     const BlockEntropy& e = bp.entropy[bp.items[first + j]];
     if (e.streams.count == 0) continue;
     // As 32-bit words (2^log >= 2 entries of 2 bytes; both tables 16-byte aligned).
-    group_copy_disjoint(LaneGroup<32>{lane}, reinterpret_cast<uint32_t*>(table[j]),
+    group_copy_disjoint(LaneGroup<32>{lane}, reinterpret_cast<uint32_t*>(sh.table[j]),
                         reinterpret_cast<const uint32_t*>(e.huffman), (1u << e.huffman_log) / 2);
   }
   __syncthreads();
   const uint32_t j = lane / 4;
-  if (j < n) AgentBlockParallel{bp}.literals_stream(first + j, lane % 4, table[j], ring[lane]);
+  if (j < n) AgentBlockParallel{bp}.literals_stream(first + j, lane % 4, sh.table[j], sh.ring[lane]);
 }
 
-// B3: a thread per listed block, kSequenceBlocks of them per thread block,
-// with their FSE tables copied to shared memory first (from global memory
-// every lookup of the serial chain risked an L1 miss), packed to 2 bytes a
-// state: shared memory bounds how many blocks an SM decodes at once.
+// B3: a lane per listed block, kSequenceBlocks of them per thread block
+// (the other lanes help copy), with their FSE tables copied to shared
+// memory first (from global memory every lookup of the serial chain risked
+// an L1 miss), packed to 2 bytes a state.
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kSequenceBlocks) sequences_kernel(BlockParallelParams bp) {
+struct SequencesShared {
+  __align__(16) PackedSequenceTables tables[Policy::kSequenceBlocks];
+  LengthCodeTables codes;
+  uint64_t ring[Policy::kSequenceBlocks][kRingWords];  // each lane's bitstream words ahead
+};
+
+template <class Policy>
+__device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, uint32_t role_block,
+                                               SequencesShared<Policy>& sh) {
   constexpr uint32_t kBlocks = Policy::kSequenceBlocks;
-  __shared__ __align__(16) PackedSequenceTables tables[kBlocks];
-  __shared__ LengthCodeTables codes;
-  __shared__ uint64_t ring[kBlocks][kRingWords];  // each lane's bitstream words ahead (RingBitReader)
+  static_assert(kBlocks <= 32, "a lane per block");
   const uint32_t count = *bp.item_count;
-  const uint32_t first = blockIdx.x * kBlocks;
+  const uint32_t first = role_block * kBlocks;
   if (first >= count) return;
   const uint32_t lane = threadIdx.x;
-  fill_length_code_tables(LaneGroup<kBlocks>{lane}, codes);
+  fill_length_code_tables(LaneGroup<32>{lane}, sh.codes);
   const uint32_t n = count - first < kBlocks ? count - first : kBlocks;
   for (uint32_t j = 0; j < n; ++j) {
     const uint32_t slot = bp.items[first + j];
     if (!has_sequences_to_decode(bp.blocks[slot])) continue;  // fse_log[] unset
-    copy_sequence_tables(LaneGroup<kBlocks>{lane}, tables[j], bp.entropy[slot].sequences);
+    copy_sequence_tables(LaneGroup<32>{lane}, sh.tables[j], bp.entropy[slot].sequences);
   }
   __syncthreads();
-  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, tables[lane], codes, ring[lane]);
+  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, sh.tables[lane], sh.codes, sh.ring[lane]);
+}
+
+// B2 and B3 are independent (both read B1's records; B2 writes literals,
+// B3 triples), a lane per stream or block, each a long serial chain whose
+// lengths differ from lane to lane. As two kernels, B3 started when B2's
+// slowest lane ended, and a wave smaller than a round left SMs idle twice
+// (2-4 warps per SM each, ncu, 256 KiB chunks at level 9, H200). Here the
+// first `stream_grid` thread blocks take B2's role, the rest B3's, over
+// one shared-memory union: B3's thread blocks start as B2's finish, and
+// run beside them where the wave leaves room.
+template <class Policy>
+union EntropyShared {
+  StreamsShared<Policy> streams;
+  SequencesShared<Policy> sequences;
+};
+
+template <class Policy>
+__global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp, uint32_t stream_grid) {
+  __shared__ EntropyShared<Policy> sh;
+  if (blockIdx.x < stream_grid) literals_streams_role<Policy>(bp, blockIdx.x, sh.streams);
+  else sequences_role<Policy>(bp, blockIdx.x - stream_grid, sh.sequences);
 }
 
 // C1: a warp per block slot, with only phase C's hand-over in shared

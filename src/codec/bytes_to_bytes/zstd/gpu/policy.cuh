@@ -26,11 +26,14 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // C1 and C3 hold 1 KiB of shared memory per warp (ResolutionScratch):
   // registers bound them too.
   static constexpr int kResolveMinBlocksPerSm = 8;
+  // B2 and B3 share one launch (entropy_kernel), one warp per thread block
+  // in either role, over one shared-memory union.
   // B2: blocks per warp (a lane per Huffman stream, 4 per block); their
-  // tables take 8 x 4 KiB of shared memory, the lanes' bitstream rings 2 KiB.
+  // tables take 8 x 4 KiB of shared memory, the lanes' bitstream rings 2 KiB:
+  // the union's size, 6 thread blocks per SM.
   static constexpr uint32_t kStreamBlocks = 8;
   // B3: blocks (a lane each) per thread block; their packed FSE tables take
-  // 7 x 2.5 KiB of shared memory, 12 thread blocks per SM (84 lanes; B2 runs 48).
+  // 7 x 2.5 KiB of shared memory.
   static constexpr uint32_t kSequenceBlocks = 7;
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
