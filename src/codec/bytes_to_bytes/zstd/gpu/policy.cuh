@@ -41,11 +41,13 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // blocks (parts) per block.
   static constexpr int kCrossWarps = 8;
   static constexpr uint32_t kCrossParts = 8;
-  // Records per chunk: frames, and blocks of >= 16 KiB on average (libzstd
+  // Records per chunk: frames, and blocks of >= 32 KiB on average (libzstd
   // writes 128 KiB blocks unless flushed); a chunk with more falls back.
+  // Every slot is a warp of B1, C1, C3, D1 and D2b, most of them empty
+  // (16 KiB slots plus 16: 32 warps for a 256 KiB chunk's 2 blocks).
   static constexpr uint32_t kMaxFrames = 8;
-  static constexpr uint64_t kBytesPerBlockSlot = 16 * 1024;
-  static constexpr uint32_t kExtraBlockSlots = 16;
+  static constexpr uint64_t kBytesPerBlockSlot = 32 * 1024;
+  static constexpr uint32_t kExtraBlockSlots = 8;
   // A chunk of fewer blocks gains nothing from the split: one warp decodes it.
   static constexpr uint32_t kMinBlocks = 2;
   // Scratch of one wave of chunks (records, literals, triples: ~5x their
