@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codec/bytes_to_bytes/zstd/decoder/decode_frames.hpp"
+#include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
 #include "frame_corpus.hpp"
 
@@ -386,10 +387,15 @@ TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   expect_host_statuses_and_bytes(cases, r);
 }
 
-// Frames of ~100 small blocks whose matches reach many blocks back: phase D
+// Frames of ~40 small blocks whose matches reach many blocks back: phase D
 // runs a warp per block, and bytes read from earlier blocks are followed
 // back through chains of their matches; repeat offsets cross every block
-// boundary (phase C's scan).
+// boundary (phase C's scan). The blocks must fit the chunk's block slots,
+// or the chunk goes to the one-warp kernel and this tests nothing of phase
+// C or D (flushes every 20 KiB did, once slots became 32 KiB each).
+constexpr size_t kManyBlocksFlush = 48 * 1024;
+static_assert(kManyBlocksFlush >= zg::BlockParallelPolicySm90::kBytesPerBlockSlot,
+              "the test's blocks must fit the block-parallel decoder's slots");
 TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
   SKIP_WITHOUT_GPU();
   std::vector<Case> cases;
@@ -399,7 +405,7 @@ TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
     fp.level = i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 19;
     fp.window_log = 23;
     fp.checksum = i % 2 == 0;
-    fp.flush_every = 20 * 1024;
+    fp.flush_every = kManyBlocksFlush;
     Case c;
     c.expected = make_data(i % 2 == 0 ? DataKind::repetitive : DataKind::text, 2 * 1024 * 1024 - i * 1000, rng.next());
     c.frame = compress(c.expected, fp);

@@ -188,10 +188,12 @@ ZARRGPU_HD_INLINE int64_t match_source(uint32_t start, uint32_t offset, uint32_t
 // every block of a chunk before pass 2 of any (block_execution.hpp).
 
 // Pass 1. Literal k of the batch belongs to the first sequence i with
-// literals_end[i] > k and goes to k plus the match bytes before sequence i;
-// each rank's literals grow with the pass, so it follows its owner up
-// from the last one, in registers (move_literals() says why in-place
-// literals are safe).
+// literals_end[i] > k and goes to k plus the match bytes before sequence i.
+// Each rank's literals grow with the pass: it finds the owner of its word's
+// first literal by binary search above the last one (a word is 256
+// literals past the rank's previous one: a linear scan there was a fifth
+// of D1's stall samples at level 9, H200), then follows it up within the
+// word, in registers (move_literals() says why in-place literals are safe).
 template <class G>
 ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count, uint8_t* base, const Literals& lit,
                                      size_t lit_pos) {
@@ -199,6 +201,17 @@ ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count
   uint32_t end = b.literals_end[0];  // literals of sequences 0..owner
   uint32_t shift = 0;                // match bytes before sequence `owner`
   move_literals(g, lit, lit_pos, b.literals_end[count - 1], [&](uint32_t k, uint64_t v, uint32_t m) {
+    if (k >= end) {
+      // The first i > owner with literals_end[i] > k; it exists: k < literals_end[count - 1].
+      uint32_t lo = owner + 1, hi = count - 1;
+      while (lo < hi) {
+        const uint32_t mid = (lo + hi) >> 1;
+        if (b.literals_end[mid] > k) hi = mid; else lo = mid + 1;
+      }
+      owner = lo;
+      end = b.literals_end[owner];
+      shift = b.matches_end[owner - 1];
+    }
     for (uint32_t i = 0; i < m;) {
       while (k + i >= end) {
         shift = b.matches_end[owner];
