@@ -28,30 +28,33 @@ sizes=${PROFILE_CHUNK_KIB:-4096}
 gib=${PROFILE_GIB:-0.25}
 state_kernel=${PROFILE_STATE_KERNEL:-entropy_kernel}
 report=$out/zstd_profile.txt
+# The bench on one block-parallel row ($1 KiB chunks) into `run`; step 1's
+# every run, forced block parallel when asked.
+bp_row() {
+  run=(env ZARRGPU_ZSTD_BLOCK_PARALLEL="${PROFILE_FORCE_BP:-}" "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1
+       --levels "$level" --chunk-kib "$1" --no-cpu --no-nvcomp --out /tmp/zstd_profile_bench)
+}
 {
   for kib in ${sizes//,/ }; do
     echo "# block-parallel kernels, level $level, $kib KiB chunks, $gib GiB ($(date -u +%F))"
-    ZARRGPU_ZSTD_BLOCK_PARALLEL=${PROFILE_FORCE_BP:-} \
+    bp_row "$kib"
     timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
       -k 'regex:(walk|tables|entropy|summarize|place|resolve|verdict|literals|cross|execute|finish)_kernel' \
-      "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
-      --out /tmp/zstd_profile_bench > "$out/zstd_profile_ncu_$kib.csv" 2>/dev/null
+      "${run[@]}" > "$out/zstd_profile_ncu_$kib.csv" 2>/dev/null
     python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu_$kib.csv"
     echo
   done
   kib=${sizes%%,*}
+  bp_row "$kib"
   echo "# block-parallel $state_kernel, level $level, $kib KiB chunks: warp state"
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$state_kernel" -c 1 \
     --section Occupancy --section WarpStateStats --section LaunchStats --section MemoryWorkloadAnalysis \
-    "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
-    --out /tmp/zstd_profile_bench 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+    "${run[@]}" 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
   if [ "${PROFILE_SASS:-0}" = 1 ]; then
     echo "## stall samples by SASS instruction, block-parallel $state_kernel, level $level, $kib KiB"
-    ZARRGPU_ZSTD_BLOCK_PARALLEL=${PROFILE_FORCE_BP:-} \
     timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$state_kernel" -c 1 \
       --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
-      "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$kib" --no-cpu --no-nvcomp \
-      --out /tmp/zstd_profile_bench > "$out/zstd_sass_$state_kernel.csv" 2>/dev/null
+      "${run[@]}" > "$out/zstd_sass_$state_kernel.csv" 2>/dev/null
     python3 bench/gpu/ncu_sass_hotspots.py "$out/zstd_sass_$state_kernel.csv" 40
   fi
   if [ "${PROFILE_ONE_WARP:-1}" != 0 ]; then

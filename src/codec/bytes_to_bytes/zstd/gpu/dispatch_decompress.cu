@@ -75,14 +75,20 @@ uint64_t wave_budget(const DecompressOptions& options) {
   return options.wave_temp_bytes != 0 ? options.wave_temp_bytes : BpPolicy::kWaveTempBytes;
 }
 
+// Kernel k on `blocks` thread blocks of `threads` (none: nothing to launch).
+template <class Kernel, class... Args>
+Result launch(Kernel k, uint64_t blocks, uint32_t threads, cudaStream_t stream, Args... args) {
+  if (blocks == 0) return kSuccess;
+  if (blocks > 0x7FFFFFFFull) return kInvalidArgument;
+  k<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(args...);
+  return static_cast<Result>(cudaGetLastError());
+}
+
+// Kernel k with a thread block per `per_block` of `items`.
 template <class Kernel>
 Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads, const BlockParallelParams& bp,
                  cudaStream_t stream) {
-  const uint64_t blocks = (items + per_block - 1) / per_block;
-  if (blocks == 0) return kSuccess;
-  if (blocks > 0x7FFFFFFFull) return kInvalidArgument;
-  k<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(bp);
-  return static_cast<Result>(cudaGetLastError());
+  return launch(k, (items + per_block - 1) / per_block, threads, stream, bp);
 }
 }  // namespace
 
@@ -159,10 +165,8 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     }
   }
   if (wave == 0) {
-    const size_t blocks = (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock;
-    if (blocks > 0x7FFFFFFFull) return kInvalidArgument;
-    decompress_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::kThreads, 0, s>>>(params);
-    return static_cast<Result>(cudaGetLastError());
+    return launch(decompress_kernel<Policy>, (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock,
+                  Policy::kThreads, s, params);
   }
 
   // Block parallel, one wave of chunks after the other on the stream.
@@ -208,14 +212,10 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     }
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) {
-      // B2's thread blocks, then B3's, over the wave's block slots (the list is shorter).
-      const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
-      const uint64_t b3 = (slots + BpPolicy::kSequenceBlocks - 1) / BpPolicy::kSequenceBlocks;
-      if (b2 + b3 > 0x7FFFFFFFull) return kInvalidArgument;
-      entropy_kernel<BpPolicy><<<static_cast<unsigned>(b2 + b3), 32, 0, s>>>(bp, static_cast<uint32_t>(b2));
-      r = static_cast<Result>(cudaGetLastError());
-    }
+    // B2's thread blocks, then B3's, over the wave's block slots (the list is shorter).
+    const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
+    const uint64_t b3 = (slots + BpPolicy::kSequenceBlocks - 1) / BpPolicy::kSequenceBlocks;
+    if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp, static_cast<uint32_t>(b2));
     if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
@@ -230,9 +230,8 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     rest.first_chunk = first;
     rest.num_chunks = n;
     rest.plans = bp.plans;
-    decompress_kernel<Policy><<<static_cast<unsigned>((n + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock),
-                                Policy::kThreads, 0, s>>>(rest);
-    r = static_cast<Result>(cudaGetLastError());
+    r = launch(decompress_kernel<Policy>, (n + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock, Policy::kThreads,
+               s, rest);
     if (r != kSuccess) return r;
   }
   return kSuccess;

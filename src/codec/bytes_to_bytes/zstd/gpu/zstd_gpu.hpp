@@ -55,13 +55,16 @@ bool block_parallel_requested_by_environment();
 // `automatic`: a chunk bound of at least
 // kBlockParallelMinChunkBytes (two 128 KiB blocks), however many chunks.
 // H200, ERA5-like float32, GB/s one warp / block-parallel, same run
-// (bench/results/zstd_gpu.md, 2026-11-22; nvCOMP in brackets):
-//   4 MiB x 512:    level 1 22.4 / 113.3, level 3 18.7 / 69.4, level 9 13.5 / 35.1
-//   1 MiB x 2048:   level 1 77.2 / 115.4, level 3 59.2 / 74.5, level 9 46.0 / 50.1
-//   256 KiB x 8192: level 1 79.1 / 90.1 [86.7], level 3 55.8 / 57.1, level 9 46.8 / 45.2,
-//                   and x 1024 at level 19 8.9 / 9.7
-//   64 KiB x 32768: level 1 90.7 / 82.7, level 3 84.5 / 75.7 (one block: one warp)
-// Level 9 at 256 KiB loses 4% by the split; levels 1 and 19 gain 10-14%.
+// (bench/results/zstd_gpu.md, b0542b1, 2026-11-22 14:13 UTC):
+//   4 MiB x 512:    level 1 33.8 / 151.4, level 3 21.8 / 88.1, level 9 14.6 / 54.3
+//   1 MiB x 2048:   level 1 107.7 / 154.2, level 3 63.5 / 94.8, level 9 47.6 / 69.2
+//   256 KiB x 8192: level 1 99.6 / 130.3, level 3 58.7 / 79.6, level 9 48.6 / 63.4,
+//                   and x 1024 at level 19 8.3 / 13.0
+//   64 KiB x 32768: level 1 114.2 / 111.1, level 3 101.3 / 102.7, level 9 73.9 / 74.6,
+//                   and x 4096 at level 19 16.6 / 20.3
+// At 64 KiB (one block a chunk) the split wins at levels 3-19 and loses 3%
+// at level 1; it once lost at levels 1-9 there, so the rule stays at 256 KiB
+// until a rule by more than the chunk bound picks better.
 // (Before the cross-block step took its sequences from a shared counter,
 // two-block chunks lost at every level and the threshold was 512 KiB.)
 inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{256} << 10;
