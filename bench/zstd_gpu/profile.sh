@@ -28,13 +28,29 @@ sizes=${PROFILE_CHUNK_KIB:-4096}
 gib=${PROFILE_GIB:-0.25}
 state_kernel=${PROFILE_STATE_KERNEL:-entropy_kernel}
 report=$out/zstd_profile.txt
-# The bench on one block-parallel row ($1 KiB chunks) into `run`; step 1's
-# every run, forced block parallel when asked.
+# The bench on one block-parallel row ($1 KiB chunks) into `run`.
 bp_row() {
-  run=(env ZARRGPU_ZSTD_BLOCK_PARALLEL="${PROFILE_FORCE_BP:-}" "$bench" --gib "$gib" --gib-l19 "$gib" --runs 1
-       --levels "$level" --chunk-kib "$1" --no-cpu --no-nvcomp --out /tmp/zstd_profile_bench)
+  run=("$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$1" --no-cpu --no-nvcomp
+       --out /tmp/zstd_profile_bench)
+}
+# ncu's warp state of the first launch of kernel regex $1 in command "${@:3}"
+# ($2: an extra section), and with PROFILE_SASS=1 its SASS hot spots, the
+# report's CSV kept as $out/zstd_sass_<tag>.csv (tag: $SASS_TAG).
+kernel_state() {
+  local k=$1 extra=$2; shift 2
+  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$k" -c 1 \
+    --section Occupancy --section WarpStateStats --section LaunchStats --section "$extra" \
+    "$@" 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
+  [ "${PROFILE_SASS:-0}" = 1 ] || return 0
+  echo "## stall samples by SASS instruction ($SASS_TAG)"
+  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$k" -c 1 \
+    --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
+    "$@" > "$out/zstd_sass_$SASS_TAG.csv" 2>/dev/null
+  python3 bench/gpu/ncu_sass_hotspots.py "$out/zstd_sass_$SASS_TAG.csv" 40
 }
 {
+  # Step 1's every run forced block parallel when asked; step 2's never.
+  export ZARRGPU_ZSTD_BLOCK_PARALLEL=${PROFILE_FORCE_BP:-}
   for kib in ${sizes//,/ }; do
     echo "# block-parallel kernels, level $level, $kib KiB chunks, $gib GiB ($(date -u +%F))"
     bp_row "$kib"
@@ -47,32 +63,14 @@ bp_row() {
   kib=${sizes%%,*}
   bp_row "$kib"
   echo "# block-parallel $state_kernel, level $level, $kib KiB chunks: warp state"
-  timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$state_kernel" -c 1 \
-    --section Occupancy --section WarpStateStats --section LaunchStats --section MemoryWorkloadAnalysis \
-    "${run[@]}" 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
-  if [ "${PROFILE_SASS:-0}" = 1 ]; then
-    echo "## stall samples by SASS instruction, block-parallel $state_kernel, level $level, $kib KiB"
-    timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k "regex:$state_kernel" -c 1 \
-      --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
-      "${run[@]}" > "$out/zstd_sass_$state_kernel.csv" 2>/dev/null
-    python3 bench/gpu/ncu_sass_hotspots.py "$out/zstd_sass_$state_kernel.csv" 40
-  fi
+  SASS_TAG=$state_kernel kernel_state "$state_kernel" MemoryWorkloadAnalysis "${run[@]}"
+  unset ZARRGPU_ZSTD_BLOCK_PARALLEL
   if [ "${PROFILE_ONE_WARP:-1}" != 0 ]; then
     for lv in ${PROFILE_ONE_WARP_LEVELS:-1}; do
-      one=("$bench" --gib 0.25 --gib-l19 0.25 --runs 1 --levels "$lv" --chunk-kib 64 --no-cpu --no-nvcomp
-           --out /tmp/zstd_profile_bench)
       echo
       echo "# one-warp kernel, level $lv, 64 KiB chunks"
-      timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:decompress_kernel' -c 1 \
-        --section Occupancy --section WarpStateStats --section SchedulerStats --section LaunchStats \
-        "${one[@]}" 2>&1 | grep -vE "^==PROF==|^level|^device|^generated|^results"
-      if [ "${PROFILE_SASS:-0}" = 1 ]; then
-        echo "## stall samples by SASS instruction, one-warp kernel, level $lv, 64 KiB"
-        timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --clock-control none -k 'regex:decompress_kernel' -c 1 \
-          --section WarpStateStats --section SourceCounters --page source --print-source sass --csv \
-          "${one[@]}" > "$out/zstd_sass_l$lv.csv" 2>/dev/null
-        python3 bench/gpu/ncu_sass_hotspots.py "$out/zstd_sass_l$lv.csv" 40
-      fi
+      SASS_TAG=l$lv kernel_state decompress_kernel SchedulerStats "$bench" --gib 0.25 --gib-l19 0.25 --runs 1 \
+        --levels "$lv" --chunk-kib 64 --no-cpu --no-nvcomp --out /tmp/zstd_profile_bench
     done
   fi
 } > "$report" 2>&1
