@@ -30,6 +30,10 @@ namespace zarrgpu::zstd::gpu {
 namespace {
 using Policy = DecompressPolicySm90;
 using BpPolicy = BlockParallelPolicySm90;
+// B2's tables set the entropy kernel's shared memory (and so its thread
+// blocks per SM); B3 takes as many lanes as fit in it, not more.
+static_assert(sizeof(SequencesShared<BpPolicy>) <= sizeof(StreamsShared<BpPolicy>),
+              "B3's lanes enlarge the entropy kernel's shared memory");
 constexpr size_t kTempBytes = 256;  // the one-warp path's reservation; it uses none
 
 // Thread blocks of `threads` threads of kernel k that the current device

@@ -33,8 +33,11 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // the union's size, 6 thread blocks per SM.
   static constexpr uint32_t kStreamBlocks = 8;
   // B3: blocks (a lane each) per thread block; their packed FSE tables take
-  // 7 x 2.5 KiB of shared memory.
-  static constexpr uint32_t kSequenceBlocks = 7;
+  // 13 x 2.5 KiB of shared memory, as many as fit in B2's union
+  // (dispatch_decompress.cu asserts it): each lane is a serial chain, and
+  // B3 is bound by the chains an SM holds, 6 x 13 = 78 (with 7 lanes, 42:
+  // 256 KiB and 1 MiB at levels 9 and 19 were 2.5-3% slower, H200).
+  static constexpr uint32_t kSequenceBlocks = 13;
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
   // Phase D2a: warps sharing a part of one block's sequences, and thread
