@@ -32,8 +32,13 @@ struct BlockParallelParams {
   SequenceTriple* triples;      // [wave_chunks * (max_chunk_bytes / 3)]
   GranuleEntry* granules;       // [wave_chunks * granule_entries(max_chunk_bytes)]: D1's index, zeroed before D1
   BlockEntropy* entropy;        // [wave_chunks * max_blocks]: B1's tables for B2 and B3, by block slot
-  uint32_t* items;              // [wave_chunks * max_blocks]: slots of the wave's compressed blocks
-  uint32_t* item_count;         // how many; zeroed before the walk, which lists them
+  // The walk's list of the wave's blocks, by slot: the compressed blocks
+  // from the front (item_count of them), the raw and RLE blocks from the
+  // back (plain_count), so that each phase runs a warp or lane per block it
+  // has work for, not per slot (most slots are empty).
+  uint32_t* items;              // [wave_chunks * max_blocks]
+  uint32_t* item_count;         // zeroed before the walk, which lists the blocks
+  uint32_t* plain_count;        // zeroed with item_count
   unsigned long long* cross_queue;  // D2a's next part of a listed block; zeroed with item_count
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
@@ -44,6 +49,10 @@ struct BlockParallelParams {
   }
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {
     return triples + c * (max_chunk_bytes / 3);
+  }
+  // The slot of listed raw or RLE block j (j < *plain_count).
+  __device__ __forceinline__ uint32_t plain_item(uint32_t j) const {
+    return items[wave_chunks * max_blocks - 1 - j];
   }
 };
 
@@ -66,17 +75,22 @@ struct AgentBlockParallel {
     walk_chunk(in, in_size, chunk_limits(cap, bp.max_frames, bp.max_blocks), &plan, bp.chunk_frames(c), blocks);
     if (plan.block_count < bp.min_blocks) plan.block_parallel = false;
     if (!plan.block_parallel) return;
-    // List the compressed blocks, this chunk's together: B2 and B3 run a
-    // thread per listed block, so no lane waits on an empty slot.
+    // List the blocks, this chunk's together: compressed ones from the
+    // front, raw and RLE ones from the back (a chunk has at most max_blocks,
+    // so the two ends never meet).
     uint32_t n = 0;
     for (uint32_t k = 0; k < plan.block_count; ++k) n += blocks[k].type == BlockType::compressed;
+    const uint32_t m = plan.block_count - n;
     uint32_t at = n == 0 ? 0 : atomicAdd(bp.item_count, n);
+    uint32_t back = m == 0 ? 0 : atomicAdd(bp.plain_count, m);
     for (uint32_t k = 0; k < plan.block_count; ++k) {
-      if (blocks[k].type == BlockType::compressed) bp.items[at++] = static_cast<uint32_t>(c * bp.max_blocks + k);
+      const auto slot = static_cast<uint32_t>(c * bp.max_blocks + k);
+      if (blocks[k].type == BlockType::compressed) bp.items[at++] = slot;
+      else bp.items[bp.wave_chunks * bp.max_blocks - 1 - back++] = slot;
     }
   }
 
-  // B1, one warp per block slot; slots past the chunk's blocks leave.
+  // B1, one warp per listed compressed block.
   __device__ __forceinline__ void tables(Workspace& ws, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.block_count) return;
@@ -117,7 +131,7 @@ struct AgentBlockParallel {
                            bp.blocks[slot], bp.chunk_triples(c), &codes, reader);
   }
 
-  // C1, one warp per block slot.
+  // C1, one warp per listed compressed block.
   __device__ __forceinline__ void summarize(ResolutionScratch& rs, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.block_count) return;
@@ -133,7 +147,7 @@ struct AgentBlockParallel {
     place_blocks(WarpGroup{}, rs, plan, bp.chunk_frames(c), bp.chunk_blocks(c));
   }
 
-  // C3, one warp per block slot.
+  // C3, one warp per listed compressed block.
   __device__ __forceinline__ void resolve(ResolutionScratch& rs, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.block_count) return;
@@ -150,7 +164,7 @@ struct AgentBlockParallel {
     resolve_chunk(plan, bp.chunk_frames(c), bp.chunk_blocks(c), bp.p.out_capacities[bp.first_chunk + c]);
   }
 
-  // Phase D1, one warp per block slot: literals, raw and RLE blocks.
+  // Phase D1, one warp per listed block: literals, raw and RLE blocks.
   __device__ __forceinline__ void write_literals(SequenceBatch& sb, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.valid_blocks) return;
@@ -180,8 +194,8 @@ struct AgentBlockParallel {
                            static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), WarpTickets{counter, end});
   }
 
-  // Phase D2b, one warp per block slot, after D2a: the matches within the
-  // block. No warp waits for another.
+  // Phase D2b, one warp per listed compressed block, after D2a: the
+  // matches within the block. No warp waits for another.
   __device__ __forceinline__ void execute(InBlockBatch& ib, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || k >= plan.valid_blocks) return;

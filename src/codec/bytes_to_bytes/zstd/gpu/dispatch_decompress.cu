@@ -200,6 +200,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
   uint8_t* const counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned
   bp.item_count = reinterpret_cast<uint32_t*>(counters);
+  bp.plain_count = reinterpret_cast<uint32_t*>(counters + 4);
   bp.cross_queue = reinterpret_cast<unsigned long long*>(counters + 8);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint64_t cross_resident = resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32);

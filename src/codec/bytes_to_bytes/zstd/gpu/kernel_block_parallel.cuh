@@ -13,16 +13,25 @@ __device__ __forceinline__ void run_per_chunk(const BlockParallelParams& bp) {
   if (c < bp.wave_chunks) (AgentBlockParallel{bp}.*Phase)(c);
 }
 
-// A phase run by one warp per block slot of the wave (chunk c, its block
-// k), each warp with a Scratch of shared memory; warps past the wave's
-// slots leave whole.
-template <class Policy, class Scratch, void (AgentBlockParallel::*Phase)(Scratch&, size_t, uint32_t)>
-__device__ __forceinline__ void run_per_block_slot(const BlockParallelParams& bp) {
+// A phase run by one warp per listed block (the walk's list: compressed
+// blocks, and with kPlain also the raw and RLE ones), on chunk c's block k,
+// each warp with a Scratch of shared memory. The grid covers every slot of
+// the wave (the host does not know the list's length); warps past the list
+// leave whole, and as the list is packed, so do whole thread blocks. (A
+// warp per slot left a 256 KiB chunk's 16 slots to 14 empty warps spread
+// over the thread blocks that did the work, holding their shared memory.)
+template <class Policy, class Scratch, void (AgentBlockParallel::*Phase)(Scratch&, size_t, uint32_t),
+          bool kPlain = false>
+__device__ __forceinline__ void run_per_listed_block(const BlockParallelParams& bp) {
   __shared__ Scratch scratch[Policy::kWarpsPerBlock];
   const uint32_t warp = threadIdx.x >> 5;
-  const size_t slot = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (slot >= bp.wave_chunks * bp.max_blocks) return;
-  (AgentBlockParallel{bp}.*Phase)(scratch[warp], slot / bp.max_blocks, static_cast<uint32_t>(slot % bp.max_blocks));
+  const size_t i = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
+  const uint32_t count = *bp.item_count;
+  uint32_t slot;
+  if (i < count) slot = bp.items[i];
+  else if (kPlain && i - count < *bp.plain_count) slot = bp.plain_item(static_cast<uint32_t>(i - count));
+  else return;
+  (AgentBlockParallel{bp}.*Phase)(scratch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
 }
 
 template <class Policy>
@@ -30,10 +39,10 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) walk_kernel(BlockParalle
   run_per_chunk<Policy, &AgentBlockParallel::walk>(bp);
 }
 
-// B1: a warp per block slot, building tables in a shared Workspace.
+// B1: a warp per listed compressed block, building tables in a shared Workspace.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) tables_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, Workspace, &AgentBlockParallel::tables>(bp);
+  run_per_listed_block<Policy, Workspace, &AgentBlockParallel::tables>(bp);
 }
 
 // Phase B2 and B3 in one launch (entropy_kernel below): each thread block
@@ -122,11 +131,11 @@ __global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp, uin
   else sequences_role<Policy>(bp, blockIdx.x - stream_grid, sh.sequences);
 }
 
-// C1: a warp per block slot, with only phase C's hand-over in shared
+// C1: a warp per listed compressed block, with only phase C's hand-over in shared
 // memory: the SM's L1 keeps the lines of the triples each lane reads.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) summarize_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, ResolutionScratch, &AgentBlockParallel::summarize>(bp);
+  run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::summarize>(bp);
 }
 
 // C2: a warp per chunk, scanning its blocks (one thread looping over a
@@ -142,7 +151,7 @@ __global__ void __launch_bounds__(Policy::kThreads) place_kernel(BlockParallelPa
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) resolve_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, ResolutionScratch, &AgentBlockParallel::resolve>(bp);
+  run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::resolve>(bp);
 }
 
 template <class Policy>
@@ -154,7 +163,7 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockPara
 // Workspace): more warps per SM than the table-building kernels.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) literals_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, SequenceBatch, &AgentBlockParallel::write_literals>(bp);
+  run_per_listed_block<Policy, SequenceBatch, &AgentBlockParallel::write_literals, true>(bp);
 }
 
 // Phase D2a: kCrossParts thread blocks of kCrossWarps warps per listed
@@ -189,7 +198,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
-  run_per_block_slot<Policy, InBlockBatch, &AgentBlockParallel::execute>(bp);
+  run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute>(bp);
 }
 
 template <class Policy>
