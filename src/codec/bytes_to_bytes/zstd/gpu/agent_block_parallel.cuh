@@ -24,7 +24,6 @@ struct BlockParallelParams {
   uint64_t max_chunk_bytes;     // get_decompress_temp_size's max_uncompressed_chunk_bytes
   uint32_t max_frames;          // records per chunk
   uint32_t max_blocks;
-  uint32_t min_blocks;          // fewer blocks: the one-warp-per-chunk kernel decodes the chunk
   ChunkPlan* plans;             // [wave_chunks]
   FrameRecord* frames;          // [wave_chunks * max_frames]
   BlockRecord* blocks;          // [wave_chunks * max_blocks]
@@ -73,7 +72,7 @@ struct AgentBlockParallel {
     const uint64_t cap = capacity < bp.max_chunk_bytes ? capacity : bp.max_chunk_bytes;
     BlockRecord* blocks = bp.chunk_blocks(c);
     walk_chunk(in, in_size, chunk_limits(cap, bp.max_frames, bp.max_blocks), &plan, bp.chunk_frames(c), blocks);
-    if (plan.block_count < bp.min_blocks) plan.block_parallel = false;
+    if (plan.block_count == 0) plan.block_parallel = false;  // no block: the one-warp kernel's frame checks
     if (!plan.block_parallel) return;
     // List the blocks, this chunk's together: compressed ones from the
     // front, raw and RLE ones from the back (a chunk has at most max_blocks,

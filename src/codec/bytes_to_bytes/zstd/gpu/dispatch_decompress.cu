@@ -11,8 +11,8 @@
 // earlier blocks, through their sequences (8 warps per block) -> D2b the
 // other match bytes (warp per block; no warp ever waits for another) ->
 // checksums (warp per chunk), then the one-warp kernel
-// for the chunks the walk left to it (fewer than kMinBlocks blocks, or more
-// records or scratch than the wave has room for: statuses stay exact).
+// for the chunks the walk left to it (no block, or more records or scratch
+// than the wave has room for: statuses stay exact).
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -178,12 +178,6 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.max_chunk_bytes = layout.max_chunk_bytes;
   bp.max_frames = layout.max_frames;
   bp.max_blocks = layout.max_blocks;
-  // Asked for by name (or the environment), every chunk goes block
-  // parallel, one-block chunks too; the automatic choice leaves those to
-  // the one-warp kernel.
-  bp.min_blocks = options.strategy == Strategy::block_parallel || block_parallel_requested_by_environment()
-                      ? 1u
-                      : BpPolicy::kMinBlocks;
   auto* at = static_cast<uint8_t*>(d_temp);
   auto carve = [&at](uint64_t bytes) {
     uint8_t* p = at;

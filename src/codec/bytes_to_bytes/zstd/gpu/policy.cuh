@@ -51,8 +51,6 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kMaxFrames = 8;
   static constexpr uint64_t kBytesPerBlockSlot = 32 * 1024;
   static constexpr uint32_t kExtraBlockSlots = 8;
-  // A chunk of fewer blocks gains nothing from the split: one warp decodes it.
-  static constexpr uint32_t kMinBlocks = 2;
   // Scratch of one wave of chunks (records, literals, triples: ~5x their
   // output); a larger batch runs in several waves.
   static constexpr uint64_t kWaveTempBytes = uint64_t{8} << 30;

@@ -52,22 +52,22 @@ bool block_parallel_requested_by_environment();
 
 // Whether decompress_async and get_decompress_temp_size run the
 // block-parallel path for num_chunks chunks with these options. Under
-// `automatic`: a chunk bound of at least
-// kBlockParallelMinChunkBytes (two 128 KiB blocks), however many chunks.
-// H200, ERA5-like float32, GB/s one warp / block-parallel, same run
-// (bench/results/zstd_gpu.md, b0542b1, 2026-11-22 14:13 UTC):
-//   4 MiB x 512:    level 1 33.8 / 151.4, level 3 21.8 / 88.1, level 9 14.6 / 54.3
-//   1 MiB x 2048:   level 1 107.7 / 154.2, level 3 63.5 / 94.8, level 9 47.6 / 69.2
-//   256 KiB x 8192: level 1 99.6 / 130.3, level 3 58.7 / 79.6, level 9 48.6 / 63.4,
-//                   and x 1024 at level 19 8.3 / 13.0
-//   64 KiB x 32768: level 1 114.2 / 111.1, level 3 101.3 / 102.7, level 9 73.9 / 74.6,
-//                   and x 4096 at level 19 16.6 / 20.3
-// At 64 KiB (one block a chunk) the split wins at levels 3-19 and loses 3%
-// at level 1; it once lost at levels 1-9 there, so the rule stays at 256 KiB
-// until a rule by more than the chunk bound picks better.
-// (Before the cross-block step took its sequences from a shared counter,
-// two-block chunks lost at every level and the threshold was 512 KiB.)
-inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{256} << 10;
+// `automatic`: a chunk bound of at least kBlockParallelMinChunkBytes,
+// however many chunks, one-block chunks included.
+// H200, ERA5-like float32, GB/s one warp / block parallel, same run, after
+// the per-block kernels went over the list of blocks rather than every
+// block slot (5ec2506; zstd_gpu_bench --gib 0.5 --gib-l19 0.25, 2026-11-22
+// 15:33 UTC):
+//   16 KiB: level 1 86.1 / 91.7, level 3 77.2 / 84.1, level 9 67.8 / 76.2, level 19 26.2 / 37.3
+//   32 KiB: level 1 99.2 / 117.3, level 3 89.6 / 110.7, level 9 71.3 / 91.9, level 19 21.9 / 32.9
+//   64 KiB: level 1 96.5 / 115.1, level 3 85.0 / 106.9, level 9 61.8 / 88.2, level 19 16.3 / 25.3
+// and from 256 KiB block parallel was ahead by 1.3-4.5x before
+// (bench/results/zstd_gpu.md). Below 16 KiB nothing was measured: the
+// one-warp kernel keeps those. (Until 5ec2506 a chunk's empty block slots
+// cost a warp each in five kernels: one-block chunks went to the one-warp
+// kernel and the rule started at 256 KiB; before the cross-block step took
+// its sequences from a shared counter, at 512 KiB.)
+inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{16} << 10;
 bool use_block_parallel(size_t num_chunks, const DecompressOptions& options);
 
 // Return value of the host calls: 0 on success, else a cudaError_t value
