@@ -61,15 +61,23 @@ struct WaveLayout {
 // round_blocks blocks (a serial chain per lane: a wave a few blocks larger
 // than a round costs a second round), so waves hold whole rounds where the
 // temp has room for one (blocks estimated as libzstd writes them, 128 KiB
-// each); otherwise they are of equal size: 16 chunks in a temp for 12 run
-// as 8 + 8, not as 12 + a last wave that leaves most of the chip idle.
+// each) and that takes no more waves than the room needs; otherwise they
+// are of equal size, as few as the room allows: 16 chunks in a temp for 12
+// run as 8 + 8, not as 12 + a last wave that leaves most of the chip idle.
+// (A wave more costs more than part of a round: once B3's 13 lanes made a
+// round 792 chunks of 1 MiB, 2,048 of them in room for ~1,400 ran as 792 +
+// 792 + 464; as 1,024 + 1,024 levels 3 and 9 gained 7-8%, and at 4 MiB
+// (3 waves of 198 -> 2 of 256) 9-10%: ab.sh, 2 GiB rows, H200.)
 inline uint64_t cut_waves(uint64_t room, uint64_t num_chunks, uint64_t max_chunk_bytes, uint64_t round_blocks) {
   const uint64_t typical = BlockParallelPolicySm90::kTypicalBlockBytes;
   const uint64_t per_chunk = (max_chunk_bytes + typical - 1) / typical;
   const uint64_t round_chunks = per_chunk == 0 ? 0 : round_blocks / per_chunk;
-  if (round_chunks != 0 && room >= round_chunks) return room / round_chunks * round_chunks;
-  const uint64_t waves = (num_chunks + room - 1) / room;
-  return (num_chunks + waves - 1) / waves;
+  const uint64_t fewest = (num_chunks + room - 1) / room;
+  if (round_chunks != 0 && room >= round_chunks) {
+    const uint64_t whole = room / round_chunks * round_chunks;
+    if ((num_chunks + whole - 1) / whole == fewest) return whole;
+  }
+  return (num_chunks + fewest - 1) / fewest;
 }
 
 }  // namespace zarrgpu::zstd::gpu
