@@ -67,7 +67,9 @@ struct WaveLayout {
 // (A wave more costs more than part of a round: once B3's 13 lanes made a
 // round 792 chunks of 1 MiB, 2,048 of them in room for ~1,400 ran as 792 +
 // 792 + 464; as 1,024 + 1,024 levels 3 and 9 gained 7-8%, and at 4 MiB
-// (3 waves of 198 -> 2 of 256) 9-10%: ab.sh, 2 GiB rows, H200.)
+// (3 waves of 198 -> 2 of 256) 9-10%: ab.sh, 2 GiB rows, H200. Level 1
+// lost 7-15% at 256 KiB-4 MiB, as two B2 rounds a wave: NOTES.md v13 has
+// the rule to try next, fewest waves, then fewest rounds.)
 inline uint64_t cut_waves(uint64_t room, uint64_t num_chunks, uint64_t max_chunk_bytes, uint64_t round_blocks) {
   const uint64_t typical = BlockParallelPolicySm90::kTypicalBlockBytes;
   const uint64_t per_chunk = (max_chunk_bytes + typical - 1) / typical;

@@ -61,8 +61,9 @@ bool block_parallel_requested_by_environment();
 //   16 KiB: level 1 86.1 / 91.7, level 3 77.2 / 84.1, level 9 67.8 / 76.2, level 19 26.2 / 37.3
 //   32 KiB: level 1 99.2 / 117.3, level 3 89.6 / 110.7, level 9 71.3 / 91.9, level 19 21.9 / 32.9
 //   64 KiB: level 1 96.5 / 115.1, level 3 85.0 / 106.9, level 9 61.8 / 88.2, level 19 16.3 / 25.3
-// and from 256 KiB block parallel was ahead by 1.3-4.5x before
-// (bench/results/zstd_gpu.md). Below 16 KiB nothing was measured: the
+// and from 256 KiB block parallel is ahead by 1.2x (level 1 256 KiB) to
+// 14x (level 19 4 MiB) (bench/results/zstd_gpu.md, ebf2d74). Below 16 KiB
+// nothing was measured: the
 // one-warp kernel keeps those. (Until 5ec2506 a chunk's empty block slots
 // cost a warp each in five kernels: one-block chunks went to the one-warp
 // kernel and the rule started at 256 KiB; before the cross-block step took
