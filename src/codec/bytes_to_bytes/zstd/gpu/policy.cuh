@@ -45,9 +45,12 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr int kCrossWarps = 8;
   static constexpr uint32_t kCrossParts = 8;
   // Records per chunk: frames, and blocks of >= 32 KiB on average (libzstd
-  // writes 128 KiB blocks unless flushed); a chunk with more falls back.
-  // Every slot is a warp of B1, C1, C3, D1 and D2b, most of them empty
-  // (16 KiB slots plus 16: 32 warps for a 256 KiB chunk's 2 blocks).
+  // writes 128 KiB blocks unless flushed; its block splitter at level 19
+  // writes smaller ones); a chunk with more falls back to the one-warp
+  // kernel. A slot costs scratch (a BlockRecord and a ~6.7 KB BlockEntropy),
+  // no longer a warp: the per-block kernels run over the walk's list of
+  // blocks (when every slot was a warp of five kernels, 16 KiB slots plus 16
+  // left 30 of a 256 KiB chunk's 32 warps empty).
   static constexpr uint32_t kMaxFrames = 8;
   static constexpr uint64_t kBytesPerBlockSlot = 32 * 1024;
   static constexpr uint32_t kExtraBlockSlots = 8;
