@@ -16,6 +16,7 @@
 #include "codec/bytes_to_bytes/zstd/decoder/frame.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/group.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/sequence_execution.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/sequences.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/fse.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/xxhash64.hpp"
 #include "frame_corpus.hpp"
@@ -166,6 +167,87 @@ TEST(ZstdFormat, PackedFseEntriesUnpackToTheirTables) {
     ASSERT_TRUE(build_fse_table(norm, symbols, log, table)) << trial;
     expect_packs(table, log, "random " + std::to_string(trial));
   }
+}
+
+// The sequence decoder reads each sequence's fields (offset, match length,
+// literals length extra bits, then the three state updates) in stream order
+// whatever their widths (up to 63 bits of extra bits and 26 of states, more
+// than one 64-bit window holds). Checked against a reader that takes the
+// fields one at a time, on random tables (offset codes up to 31, states up
+// to 9 bits) and random bitstreams, down to the bits left at the end.
+TEST(ZstdFormat, SequenceDecoderReadsFieldsInStreamOrder) {
+  struct Tables {
+    uint32_t fse_log[3];  // indexed by SequenceCode
+    FseEntry literals_length[1u << kLiteralsLengthLogMax];
+    FseEntry match_length[1u << kMatchLengthLogMax];
+    FseEntry offset[1u << kOffsetLogMax];
+  };
+  Rng rng(41);
+  // Random counts over symbols [low, symbols) that fill 2^log cells (the
+  // others absent): with a high `low`, wide fields in every sequence.
+  auto random_table = [&rng](uint32_t log, uint32_t symbols, uint32_t low, FseEntry* table) {
+    int16_t norm[64];
+    int32_t left = (1 << log) - static_cast<int32_t>(symbols - low);
+    for (uint32_t s = 0; s < symbols; ++s) norm[s] = s < low ? 0 : -1;
+    while (left > 0) {
+      const uint32_t s = low + rng.below(symbols - low);
+      const int32_t add = 1 + static_cast<int32_t>(rng.below(static_cast<uint32_t>(left)));
+      norm[s] = static_cast<int16_t>((norm[s] < 0 ? 1 : norm[s]) + add);
+      left -= add;
+    }
+    return build_fse_table(norm, symbols, log, table);
+  };
+  uint64_t two_windows = 0, sequences = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    Tables t{};
+    t.fse_log[0] = 6 + rng.below(4);  // literals lengths: 36 codes
+    t.fse_log[1] = 5 + rng.below(4);  // offsets: 32 codes
+    t.fse_log[2] = 6 + rng.below(4);  // match lengths: 53 codes
+    const bool wide = trial % 2 == 1;  // long offsets and lengths only
+    ASSERT_TRUE(random_table(t.fse_log[0], kLiteralsLengthCodes, wide ? 28 : 0, t.literals_length));
+    ASSERT_TRUE(random_table(t.fse_log[1], 32, wide ? 20 : 0, t.offset));
+    ASSERT_TRUE(random_table(t.fse_log[2], kMatchLengthCodes, wide ? 44 : 0, t.match_length));
+    Bytes stream(64 + rng.below(2048));
+    for (auto& b : stream) b = static_cast<uint8_t>(rng.next());
+    if (stream.back() == 0) stream.back() = 1;
+    SequenceDecoder dec;
+    WindowBitReader ref;
+    ASSERT_TRUE(dec.init(t, stream.data(), stream.size()));
+    ASSERT_TRUE(ref.init(stream.data(), stream.size()));
+    uint32_t state[3];
+    for (uint32_t c = 0; c < 3; ++c) state[c] = ref.read(t.fse_log[c]);
+    const uint32_t count = 1 + rng.below(300);
+    for (uint32_t i = 0; i < count; ++i) {
+      const bool last = i + 1 == count;
+      uint32_t offset_value, match_length, literals_length;
+      dec.next(t, last, &offset_value, &match_length, &literals_length);
+      const FseState ll = fse_state(t.literals_length, state[0], t.fse_log[0]);
+      const FseState of = fse_state(t.offset, state[1], t.fse_log[1]);
+      const FseState ml = fse_state(t.match_length, state[2], t.fse_log[2]);
+      uint32_t ll_base, ll_bits, ml_base, ml_bits;
+      literals_length_code(ll.symbol, &ll_base, &ll_bits);
+      match_length_code(ml.symbol, &ml_base, &ml_bits);
+      const uint32_t states = ll.nb_bits + ml.nb_bits + of.nb_bits;
+      two_windows += !last && of.symbol + ml_bits + ll_bits + states > 63;
+      ++sequences;
+      const uint32_t want_offset = (1u << of.symbol) + ref.read(of.symbol);
+      const uint32_t want_match = ml_base + ref.read(ml_bits);
+      const uint32_t want_literals = ll_base + ref.read(ll_bits);
+      ASSERT_EQ(offset_value, want_offset) << "trial " << trial << " sequence " << i;
+      ASSERT_EQ(match_length, want_match) << "trial " << trial << " sequence " << i;
+      ASSERT_EQ(literals_length, want_literals) << "trial " << trial << " sequence " << i;
+      if (!last) {
+        state[0] = ll.base + ref.read(ll.nb_bits);
+        state[2] = ml.base + ref.read(ml.nb_bits);
+        state[1] = of.base + ref.read(of.nb_bits);
+        for (uint32_t c = 0; c < 3; ++c) ASSERT_EQ(dec.state[c], state[c]) << "trial " << trial << " sequence " << i;
+      }
+      ASSERT_EQ(dec.br.remaining_bits(), ref.remaining_bits()) << "trial " << trial << " sequence " << i;
+    }
+  }
+  // Sequences wider than a window, and the others, many times.
+  EXPECT_GT(two_windows, 1000u);
+  EXPECT_GT(sequences - two_windows, 10000u);
 }
 
 TEST(ZstdFormat, SequenceCodeTables) {
