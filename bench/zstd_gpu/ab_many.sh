@@ -10,7 +10,7 @@
 # row and its ratio to A. Rows and sizes: as ab.sh (AB_LEVELS, AB_CHUNK_KIB,
 # AB_GIB, AB_GIB_L19, AB_RUNS, AB_ROUNDS). Patches must be untracked, not
 # ignored, files of the tree to travel to the GPU machine. Leaves the build
-# matching the tree.
+# matching the tree (AB_RESTORE_BUILD=0: the last variant's, as ab.sh wants).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root" || exit 1
@@ -31,17 +31,17 @@ for patch in "$@"; do
   v=${letters[$i]}
   i=$((i + 1))
   git apply "$patch" || { echo "$patch does not apply on this tree"; exit 1; }
-  if build_bench "$v"; then
-    cp "$(find_bench)" "$out/bench_$v"
-    variants+=("$v")
-    echo "$v = $patch"
-  fi
+  built=0
+  build_bench "$v" && cp "$(find_bench)" "$out/bench_$v" && built=1
   git apply -R "$patch" || { echo "$patch does not reverse"; exit 1; }
+  [ $built = 1 ] || { echo "$v ($patch) does not build"; exit 1; }
+  variants+=("$v")
+  echo "$v = $patch"
 done
 # The build matches the tree again (the next device call syncs the tree with
 # its own older file times; an incremental build would keep a variant's
 # objects without a word).
-build_bench A || exit 1
+if [ "${AB_RESTORE_BUILD:-1}" = 1 ]; then build_bench A || exit 1; fi
 args=(--gib "${AB_GIB:-1}" --gib-l19 "${AB_GIB_L19:-0.25}" --runs "${AB_RUNS:-3}" --levels "${AB_LEVELS:-3,19}"
       --chunk-kib "${AB_CHUNK_KIB:-64,1024}" --no-cpu --no-nvcomp)
 for round in $(seq "${AB_ROUNDS:-2}"); do

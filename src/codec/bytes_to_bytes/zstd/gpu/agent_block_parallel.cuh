@@ -89,13 +89,13 @@ struct AgentBlockParallel {
     }
   }
 
+  // The phases below run on listed blocks (walk() above): block k of a
+  // block-parallel chunk c, compressed unless said otherwise.
+
   // B1, one warp per listed compressed block.
   __device__ __forceinline__ void tables(Workspace& ws, size_t c, uint32_t k) {
-    const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel || k >= plan.block_count) return;
     BlockRecord* blocks = bp.chunk_blocks(c);
     BlockRecord& b = blocks[k];
-    if (b.type != BlockType::compressed) return;
     const WarpGroup g;
     if (g.rank() == 0) reset_workspace(ws);
     g.sync();
@@ -132,10 +132,7 @@ struct AgentBlockParallel {
 
   // C1, one warp per listed compressed block.
   __device__ __forceinline__ void summarize(ResolutionScratch& rs, size_t c, uint32_t k) {
-    const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel || k >= plan.block_count) return;
     BlockRecord& b = bp.chunk_blocks(c)[k];
-    if (b.type != BlockType::compressed) return;
     summarize_block(WarpGroup{}, rs, b, bp.chunk_triples(c));
   }
 
@@ -148,10 +145,7 @@ struct AgentBlockParallel {
 
   // C3, one warp per listed compressed block.
   __device__ __forceinline__ void resolve(ResolutionScratch& rs, size_t c, uint32_t k) {
-    const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel || k >= plan.block_count) return;
     BlockRecord& b = bp.chunk_blocks(c)[k];
-    if (b.type != BlockType::compressed) return;
     resolve_block(WarpGroup{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c),
                   bp.p.out_capacities[bp.first_chunk + c]);
   }
@@ -163,10 +157,12 @@ struct AgentBlockParallel {
     resolve_chunk(plan, bp.chunk_frames(c), bp.chunk_blocks(c), bp.p.out_capacities[bp.first_chunk + c]);
   }
 
-  // Phase D1, one warp per listed block: literals, raw and RLE blocks.
+  // Phase D1, one warp per listed block (raw and RLE ones too): literals,
+  // raw and RLE blocks. This phase and D2 run only on the blocks C4 found
+  // valid.
   __device__ __forceinline__ void write_literals(SequenceBatch& sb, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel || k >= plan.valid_blocks) return;
+    if (k >= plan.valid_blocks) return;
     const size_t chunk = bp.first_chunk + c;
     write_block_literals(WarpGroup{}, sb, static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
                          bp.chunk_literals(c), bp.chunk_triples(c), bp.chunk_granules(c),
@@ -182,7 +178,7 @@ struct AgentBlockParallel {
     const size_t c = slot / bp.max_blocks;
     const uint32_t k = slot % bp.max_blocks;
     const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel || k >= plan.valid_blocks) return;  // the whole thread block leaves
+    if (k >= plan.valid_blocks) return;  // the whole thread block leaves
     const BlockRecord* blocks = bp.chunk_blocks(c);
     const uint64_t count = blocks[k].sequence_count;
     const auto first = static_cast<uint32_t>(count * part / parts), end = static_cast<uint32_t>(count * (part + 1) / parts);
@@ -197,7 +193,7 @@ struct AgentBlockParallel {
   // matches within the block. No warp waits for another.
   __device__ __forceinline__ void execute(InBlockBatch& ib, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel || k >= plan.valid_blocks) return;
+    if (k >= plan.valid_blocks) return;
     execute_in_block_matches(WarpGroup{}, ib, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
                              static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
   }

@@ -1,9 +1,9 @@
 // Launch code of the batched decoder (CUB's "dispatch"): checks arguments,
 // picks the policy, enqueues the kernels on the caller's stream.
 //
-// Two paths. One warp per chunk (kernel_decompress.cuh), the default. Block
-// parallel (kernel_block_parallel.cuh), when asked: per wave of chunks, walk
-// (thread per chunk, listing the compressed blocks) -> B1 tables (warp per
+// Two paths (use_block_parallel() picks): one warp per chunk
+// (kernel_decompress.cuh), and block parallel (kernel_block_parallel.cuh):
+// per wave of chunks, walk (thread per chunk, listing the blocks) -> B1 tables (warp per
 // block) -> B2 Huffman streams (thread per stream) and B3 sequences (thread
 // per block), side by side in one launch -> C1 summaries (warp per block) -> C2 placement
 // (warp per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
@@ -95,11 +95,6 @@ Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads,
   return launch(k, (items + per_block - 1) / per_block, threads, stream, bp);
 }
 }  // namespace
-
-bool block_parallel_requested_by_environment() {
-  const char* env = std::getenv("ZARRGPU_ZSTD_BLOCK_PARALLEL");
-  return env != nullptr && std::strcmp(env, "1") == 0;
-}
 
 bool use_block_parallel(size_t num_chunks, const DecompressOptions& options) {
   if (options.max_uncompressed_chunk_bytes == 0 || num_chunks == 0) return false;

@@ -46,10 +46,6 @@ struct DecompressOptions {
   size_t wave_temp_bytes = 0;
 };
 
-// Whether ZARRGPU_ZSTD_BLOCK_PARALLEL=1 asks for the block-parallel path
-// (benchmarks then time it next to the one-warp path on every batch).
-bool block_parallel_requested_by_environment();
-
 // Whether decompress_async and get_decompress_temp_size run the
 // block-parallel path for num_chunks chunks with these options. Under
 // `automatic`: a chunk bound of at least kBlockParallelMinChunkBytes,
