@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -35,7 +34,6 @@ struct SharedTickets {
   std::atomic<uint32_t>* counter;
   uint32_t operator()(bool need) const { return need ? counter->fetch_add(1) : 0u; }
 };
-
 
 uint32_t random_offset_value(Rng& rng) {
   switch (rng.below(4)) {
