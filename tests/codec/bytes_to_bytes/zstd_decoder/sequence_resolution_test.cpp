@@ -337,6 +337,7 @@ TEST(ZstdBlockSections, GroupsPrepareWhatOneThreadPrepares) {
 // another's D2.
 TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
   Rng rng(23);
+  uint32_t parted = 0;  // blocks run in parts with several batches a part
   for (DataKind kind : {DataKind::text, DataKind::repetitive, DataKind::mixed}) {
     for (int level : {1, 3, 19}) {
       const Bytes data = make_data(kind, 400 * 1024 + rng.below(4096), rng.next());
@@ -358,14 +359,39 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       const std::vector<SequenceTriple> as_decoded = p.triples;
 
       // D1 on a thread per block, later blocks first; every eighth block as a
-      // group of 4 ranks (batches prepared by prefix sums, rounds carried).
+      // group of 4 ranks (batches prepared by prefix sums, rounds carried),
+      // and two more in parts, at once, as the GPU's thread blocks run
+      // them: 3 parts of one rank, and 2 parts of 4 ranks.
       Bytes out(data.size(), 0xAA);
       // Firsts that D1 does not write stay 0xDEADBEEF; the match ends' bits start clear.
       std::vector<GranuleEntry> granules(granule_entries(data.size()), GranuleEntry{0xDEADBEEFu, 0u});
       {
         std::vector<std::thread> threads;
         for (uint32_t k = n; k-- > 0;) {
-          threads.emplace_back([&, k] {
+          const BlockRecord& b = p.blocks[k];
+          const bool in_parts = b.type == BlockType::compressed && (k % 8 == 5 || k % 8 == 6);
+          parted += in_parts && b.sequence_count > 3 * kSequenceBatch;
+          threads.emplace_back([&, k, in_parts] {
+            if (in_parts) {
+              const uint32_t parts = k % 8 == 5 ? 3 : 2, ranks = k % 8 == 5 ? 1 : 4;
+              std::barrier<> all(parts * ranks);
+              SequenceLengths sums[3] = {};
+              std::vector<std::thread> part_threads;
+              for (uint32_t part = 0; part < parts; ++part) {
+                part_threads.emplace_back([&, part] {
+                  SequenceBatch sb{};
+                  auto d1 = [&](auto g) {
+                    write_block_literals_part(g, sb, sums, part, parts, [&all] { all.arrive_and_wait(); },
+                                              frame.data(), p.blocks[k], p.literals.data(), p.triples.data(),
+                                              granules.data(), out.data());
+                  };
+                  if (ranks == 4) run_group<4>(d1);
+                  else d1(SerialGroup{});
+                });
+              }
+              for (auto& t : part_threads) t.join();
+              return;
+            }
             SequenceBatch sb{};
             auto d1 = [&](auto g) {
               write_block_literals(g, sb, frame.data(), p.blocks[k], p.literals.data(), p.triples.data(),
@@ -472,6 +498,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       }
     }
   }
+  EXPECT_GE(parted, 8u) << "blocks of several batches a part ran in parts";
 }
 
 }  // namespace

@@ -70,15 +70,19 @@ static_assert(sizeof(GranuleEntry) == 8 && (1u << kGranuleShift) == 32, "a bit o
 // i, the chunk's sequence first + i, the granules from ceil(end(i - 1) /
 // 32) to below ceil(end(i) / 32)), and the rest go to the chunk's next
 // sequence, first + count. Each rank writes its sequences' granules (two
-// loads each, not a binary search) and the bits of their match ends.
+// loads each, not a binary search) and the bits of their match ends. A
+// group may index only sequences [i0, i1) (every match start in place), and
+// the granules past the last sequence or not (`tail`).
 template <class G>
 ZARRGPU_HD void index_block_granules(G g, GranuleEntry* granules, uint64_t start, uint64_t end,
-                                     const SequenceTriple* t, uint32_t first, uint32_t count) {
+                                     const SequenceTriple* t, uint32_t first, uint32_t count, uint32_t i0 = 0,
+                                     uint32_t i1 = ~0u, bool tail = true) {
   constexpr uint64_t kGranule = uint64_t{1} << kGranuleShift;
   auto ceil_granule = [](uint64_t byte) { return (byte + kGranule - 1) >> kGranuleShift; };
   auto end_of = [t](uint32_t i) { return uint64_t{t[i].match_start} + t[i].match_length; };
   const uint64_t lo = ceil_granule(start), hi = ceil_granule(end);
-  for (uint32_t i = g.rank(); i < count; i += G::kSize) {
+  if (i1 > count) i1 = count;
+  for (uint32_t i = i0 + g.rank(); i < i1; i += G::kSize) {
     const uint64_t own_end = end_of(i);
     const uint64_t from = i == 0 ? lo : ceil_granule(end_of(i - 1));
     const uint64_t own = ceil_granule(own_end), to = own < hi ? own : hi;
@@ -86,11 +90,74 @@ ZARRGPU_HD void index_block_granules(G g, GranuleEntry* granules, uint64_t start
     const uint64_t last = own_end - 1;  // match lengths are >= 3
     atomic_or32(&granules[last >> kGranuleShift].ends, 1u << (last & kGranuleMask));
   }
+  if (!tail) return;
   const uint64_t past = count == 0 ? lo : ceil_granule(end_of(count - 1));
   for (uint64_t q = past + g.rank(); q < hi; q += G::kSize) granules[q].first = first + count;
 }
 
-// D1 for block b of its chunk (validated by phase C).
+// The lengths of a run of a block's sequences (before D1 turns their
+// Literals_Length into match starts): its literals, and its output
+// (literals and match bytes). A valid block's fit in 32 bits.
+struct SequenceLengths {
+  uint32_t literals;
+  uint32_t output;
+};
+
+// The lengths of t[from, to), summed across the group: every rank gets them.
+template <class G>
+ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, uint32_t from, uint32_t to) {
+  uint32_t literals = 0, output = 0;
+  for (uint32_t i = from + g.rank(); i < to; i += G::kSize) {
+    literals += t[i].literals_length;
+    output += t[i].literals_length + t[i].match_length;
+  }
+  literals = g.inclusive_sum(literals);
+  output = g.inclusive_sum(output);
+  return SequenceLengths{static_cast<uint32_t>(g.shuffle64(literals, G::kSize - 1)),
+                         static_cast<uint32_t>(g.shuffle64(output, G::kSize - 1))};
+}
+
+// D1 of sequences t[from, to) of a compressed block whose output starts at
+// block_out (chunk position block_start), batch after batch: their literals
+// to their place, and their Literals_Length turned into match starts. *op
+// and *lit_pos: where the run starts in the block's output and literals
+// (the lengths of the sequences before it), and where it ends.
+template <class G>
+ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit, uint8_t* block_out,
+                                     uint32_t block_start, SequenceTriple* t, uint32_t from, uint32_t to,
+                                     size_t* op, size_t* lit_pos) {
+  for (uint32_t done = from; done < to;) {
+    const uint32_t left = to - done;
+    const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
+    g.sync();  // every rank is done with the previous batch
+    // A rank per sequence, G::kSize sequences a round: prefix sums of the
+    // lengths across the group, carried from round to round.
+    uint32_t literals_before = 0, matches_before = 0;
+    for (uint32_t first = 0; first < n; first += G::kSize) {
+      const uint32_t i = first + g.rank();
+      const uint32_t ll = i < n ? t[done + i].literals_length : 0u;
+      const uint32_t ml = i < n ? t[done + i].match_length : 0u;
+      const uint32_t literals = literals_before + g.inclusive_sum(ll);
+      const uint32_t matches = matches_before + g.inclusive_sum(ml);
+      if (i < n) {
+        t[done + i].match_start = block_start + static_cast<uint32_t>(*op) + literals + matches - ml;
+        sb.literals_end[i] = literals;
+        sb.matches_end[i] = matches;
+      }
+      if (first + G::kSize < n) {
+        literals_before = static_cast<uint32_t>(g.shuffle64(literals, G::kSize - 1));
+        matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
+      }
+    }
+    g.sync();
+    place_batch_literals(g, sb, n, block_out + *op, lit, *lit_pos);
+    *op += sb.literals_end[n - 1] + sb.matches_end[n - 1];
+    *lit_pos += sb.literals_end[n - 1];
+    done += n;
+  }
+}
+
+// D1 for block b of its chunk (validated by phase C), by one group.
 template <class G>
 ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chunk, const BlockRecord& b,
                                      const uint8_t* literals_scratch, SequenceTriple* triples, GranuleEntry* granules,
@@ -107,39 +174,55 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
   const uint32_t block_start = static_cast<uint32_t>(b.output_offset);
   size_t op = 0, lit_pos = 0;  // in the block's output and its literals
   SequenceTriple* t = triples + b.triples_offset;
-  for (uint32_t done = 0; done < b.sequence_count;) {
-    const uint32_t left = b.sequence_count - done;
-    const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
-    g.sync();  // every rank is done with the previous batch
-    // A rank per sequence, G::kSize sequences a round: prefix sums of the
-    // lengths across the group, carried from round to round.
-    uint32_t literals_before = 0, matches_before = 0;
-    for (uint32_t first = 0; first < n; first += G::kSize) {
-      const uint32_t i = first + g.rank();
-      const uint32_t ll = i < n ? t[done + i].literals_length : 0u;
-      const uint32_t ml = i < n ? t[done + i].match_length : 0u;
-      const uint32_t literals = literals_before + g.inclusive_sum(ll);
-      const uint32_t matches = matches_before + g.inclusive_sum(ml);
-      if (i < n) {
-        t[done + i].match_start = block_start + static_cast<uint32_t>(op) + literals + matches - ml;
-        sb.literals_end[i] = literals;
-        sb.matches_end[i] = matches;
-      }
-      if (first + G::kSize < n) {
-        literals_before = static_cast<uint32_t>(g.shuffle64(literals, G::kSize - 1));
-        matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
-      }
-    }
-    g.sync();
-    place_batch_literals(g, sb, n, block_out + op, lit, lit_pos);
-    op += sb.literals_end[n - 1] + sb.matches_end[n - 1];
-    lit_pos += sb.literals_end[n - 1];
-    done += n;
-  }
+  place_block_literals(g, sb, lit, block_out, block_start, t, 0, b.sequence_count, &op, &lit_pos);
   copy_literals(g, block_out + op, lit, lit_pos, lit.size - lit_pos);
   if (b.sequence_count > 0) g.sync();  // every rank's match starts are in place
   const uint64_t size = op + (lit.size - lit_pos);
   index_block_granules(g, granules, b.output_offset, b.output_offset + size, t, b.triples_offset, b.sequence_count);
+}
+
+// D1 for compressed block b (validated by phase C) by `parts` groups at
+// once, this group being part `part`: the block's sequences in `parts` runs
+// of whole batches, each started from the lengths of the runs before it
+// (exchanged through sums[parts], shared by the groups), then the block's
+// last literals (the last part) and its granules (each part its run's).
+// sync_parts() is a barrier of every rank of every part (on the GPU, the
+// thread block's). One group runs a block's batches one after the other,
+// each waiting on its loads: at level 19 (~15,000 sequences a 128 KiB
+// block) D1 lasted as long as its longest block's chain of batches.
+template <class G, class SyncParts>
+ZARRGPU_HD void write_block_literals_part(G g, SequenceBatch& sb, SequenceLengths* sums, uint32_t part,
+                                          uint32_t parts, SyncParts&& sync_parts, const uint8_t* chunk,
+                                          const BlockRecord& b, const uint8_t* literals_scratch,
+                                          SequenceTriple* triples, GranuleEntry* granules, uint8_t* out) {
+  const uint32_t count = b.sequence_count;
+  const uint32_t batches = (count + kSequenceBatch - 1) / kSequenceBatch;
+  const uint32_t per = (batches + parts - 1) / parts * kSequenceBatch;
+  const uint32_t from = part * per < count ? part * per : count;
+  const uint32_t to = count - from < per ? count : from + per;
+  SequenceTriple* t = triples + b.triples_offset;
+  const SequenceLengths mine = sum_sequence_lengths(g, t, from, to);
+  if (g.rank() == 0) sums[part] = mine;
+  sync_parts();
+  size_t op = 0, lit_pos = 0;         // where this run starts
+  uint64_t output = 0, literals = 0;  // of all runs
+  for (uint32_t q = 0; q < parts; ++q) {
+    if (q == part) {
+      op = output;
+      lit_pos = literals;
+    }
+    output += sums[q].output;
+    literals += sums[q].literals;
+  }
+  const Literals lit = block_literals(chunk, b, literals_scratch);
+  uint8_t* const block_out = out + b.output_offset;
+  place_block_literals(g, sb, lit, block_out, static_cast<uint32_t>(b.output_offset), t, from, to, &op, &lit_pos);
+  const bool last = part + 1 == parts;
+  if (last) copy_literals(g, block_out + op, lit, lit_pos, lit.size - lit_pos);
+  sync_parts();  // every part's match starts are in place
+  const uint64_t size = output + (lit.size - literals);
+  index_block_granules(g, granules, b.output_offset, b.output_offset + size, t, b.triples_offset, count, from, to,
+                       last);
 }
 
 // Phase D2's view of the blocks before block k of a chunk, all through D1:

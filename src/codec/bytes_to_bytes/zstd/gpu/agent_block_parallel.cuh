@@ -39,6 +39,8 @@ struct BlockParallelParams {
   uint32_t* item_count;         // zeroed before the walk, which lists the blocks
   uint32_t* plain_count;        // zeroed with item_count
   unsigned long long* cross_queue;  // D2a's next part of a listed block; zeroed with item_count
+  uint32_t* literals_queue;     // D1's next unit when in parts; zeroed with item_count
+  unsigned long long* sequence_total;  // the listed blocks' sequences (B1 adds them); zeroed with item_count
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
@@ -48,6 +50,13 @@ struct BlockParallelParams {
   }
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {
     return triples + c * (max_chunk_bytes / 3);
+  }
+  // Whether D1 runs the wave's compressed blocks in parts: when they
+  // average kParted sequences or more (level 19: ~15,000 a 128 KiB block;
+  // level 9 ~2,000, level 1 a few hundred).
+  template <uint32_t kParted>
+  __device__ __forceinline__ bool literals_in_parts() const {
+    return *sequence_total >= static_cast<unsigned long long>(kParted) * *item_count;
   }
   // The slot of listed raw or RLE block j (j < *plain_count).
   __device__ __forceinline__ uint32_t plain_item(uint32_t j) const {
@@ -102,6 +111,10 @@ struct AgentBlockParallel {
     const auto* in = static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]);
     prepare_block_sections(g, ws, in, blocks, b, bp.chunk_frames(c)[b.frame].block_size_max,
                            bp.entropy[c * bp.max_blocks + k]);
+    // Rank 0 wrote the count (0 on an error).
+    if (g.rank() == 0 && b.sequence_count != 0) {
+      atomicAdd(bp.sequence_total, static_cast<unsigned long long>(b.sequence_count));
+    }
   }
 
   // B2, one thread per Huffman stream s of listed block `item`, with the
@@ -167,6 +180,24 @@ struct AgentBlockParallel {
     write_block_literals(WarpGroup{}, sb, static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
                          bp.chunk_literals(c), bp.chunk_triples(c), bp.chunk_granules(c),
                          static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
+  }
+
+  // Phase D1 of listed compressed block `item` by the thread block's
+  // `parts` warps, this warp part `part` (decoder/block_execution.hpp's
+  // write_block_literals_part), `sums` in shared memory. Every warp of the
+  // thread block calls it together.
+  __device__ __forceinline__ void write_literals_part(SequenceBatch& sb, SequenceLengths* sums, uint32_t item,
+                                                      uint32_t part, uint32_t parts) {
+    const uint32_t slot = bp.items[item];
+    const size_t c = slot / bp.max_blocks;
+    const uint32_t k = slot % bp.max_blocks;
+    const ChunkPlan& plan = bp.plans[c];
+    if (!plan.block_parallel || k >= plan.valid_blocks) return;  // the whole thread block leaves
+    const size_t chunk = bp.first_chunk + c;
+    write_block_literals_part(WarpGroup{}, sb, sums, part, parts, [] { __syncthreads(); },
+                              static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
+                              bp.chunk_literals(c), bp.chunk_triples(c), bp.chunk_granules(c),
+                              static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 
   // Phase D2a, after D1 of the whole wave: the match bytes read from

@@ -62,13 +62,16 @@ uint64_t entropy_round_blocks() {
   return resident_thread_blocks(entropy_kernel<BpPolicy>, 32) * per;
 }
 
-// D2a's grid for a wave of `slots` block slots: twice the thread blocks the
-// device holds at once (`resident`; they take parts of the wave's blocks
-// from a queue), at most one per part of a block slot.
-uint64_t cross_grid(uint64_t slots, uint64_t resident) {
-  const uint64_t all = slots * BpPolicy::kCrossParts;
-  return resident != 0 && 2 * resident < all ? 2 * resident : all;
+// The grid of a kernel whose thread blocks take at most `units` from a
+// queue: twice the thread blocks the device holds at once (`resident`), at
+// most one per unit.
+uint64_t queue_grid(uint64_t units, uint64_t resident) {
+  return resident != 0 && 2 * resident < units ? 2 * resident : units;
 }
+
+// D2a's grid for a wave of `slots` block slots: parts of the wave's blocks
+// from a queue, at most one thread block per part of a block slot.
+uint64_t cross_grid(uint64_t slots, uint64_t resident) { return queue_grid(slots * BpPolicy::kCrossParts, resident); }
 
 bool trace_requested() {
   const char* env = std::getenv("ZARRGPU_ZSTD_TRACE");
@@ -191,15 +194,18 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.item_count = reinterpret_cast<uint32_t*>(counters);
   bp.plain_count = reinterpret_cast<uint32_t*>(counters + 4);
   bp.cross_queue = reinterpret_cast<unsigned long long*>(counters + 8);
+  bp.literals_queue = reinterpret_cast<uint32_t*>(counters + 16);
+  bp.sequence_total = reinterpret_cast<unsigned long long*>(counters + 24);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint64_t cross_resident = resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32);
+  const uint64_t literals_resident = resident_thread_blocks(literals_parts_kernel<BpPolicy>, BpPolicy::kThreads);
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
     bp.first_chunk = first;
     bp.wave_chunks = n;
     bp.p = params;
     const uint64_t slots = uint64_t{n} * bp.max_blocks, cross = cross_grid(slots, cross_resident);
-    Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 16, s));
+    Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 32, s));
     // D1 sets the bits of the granule index's match ends (block_execution.hpp).
     if (r == kSuccess) {
       r = static_cast<Result>(cudaMemsetAsync(bp.granules, 0, n * layout.granules_per_chunk() * sizeof(GranuleEntry), s));
@@ -215,6 +221,9 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+    if (r == kSuccess) {
+      r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, literals_resident), BpPolicy::kThreads, s, bp);
+    }
     if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, bp, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);

@@ -161,9 +161,51 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockPara
 
 // Phase D: each warp holds a SequenceBatch of shared memory (not a whole
 // Workspace): more warps per SM than the table-building kernels.
+//
+// D1 runs as one of two kernels, both launched, the other leaving at once:
+// literals_kernel, a warp per listed block; or, when the wave's compressed
+// blocks average Policy::kPartedSequences sequences or more (B1 counts
+// them), literals_parts_kernel, where a thread block's warps share each
+// compressed block, a part of its sequences each (a warp ran a level-19
+// block's ~500 batches one after the other). Every block in parts lost
+// level 1 5-9% (its blocks have a few hundred sequences); with the
+// threshold, level 19 gains 6-10% at 64 KiB-1 MiB and levels 1 and 9 stay
+// within 1.6% (ab_many.sh, H200, 2026-11-22).
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) literals_kernel(BlockParallelParams bp) {
+  if (bp.literals_in_parts<Policy::kPartedSequences>()) return;
   run_per_listed_block<Policy, SequenceBatch, &AgentBlockParallel::write_literals, true>(bp);
+}
+
+// The thread blocks take units from a queue: a listed compressed block in
+// parts, then kWarpsPerBlock listed raw or RLE blocks, a warp each.
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
+    literals_parts_kernel(BlockParallelParams bp) {
+  constexpr uint32_t kWarps = Policy::kWarpsPerBlock;
+  if (!bp.literals_in_parts<Policy::kPartedSequences>()) return;
+  __shared__ SequenceBatch batch[kWarps];
+  __shared__ SequenceLengths sums[kWarps];
+  __shared__ uint32_t taken;
+  const uint32_t warp = threadIdx.x >> 5;
+  const uint32_t count = *bp.item_count, plain = *bp.plain_count;
+  const uint32_t units = count + (plain + kWarps - 1) / kWarps;
+  for (;;) {
+    if (threadIdx.x == 0) taken = atomicAdd(bp.literals_queue, 1u);
+    __syncthreads();
+    const uint32_t u = taken;
+    if (u >= units) return;
+    if (u < count) {
+      AgentBlockParallel{bp}.write_literals_part(batch[warp], sums, u, warp, kWarps);
+    } else {
+      const uint32_t j = (u - count) * kWarps + warp;
+      if (j < plain) {
+        const uint32_t slot = bp.plain_item(j);
+        AgentBlockParallel{bp}.write_literals(batch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
+      }
+    }
+    __syncthreads();  // every warp is done with `taken`, `sums` and its batch before the next unit
+  }
 }
 
 // Phase D2a: kCrossParts thread blocks of kCrossWarps warps per listed

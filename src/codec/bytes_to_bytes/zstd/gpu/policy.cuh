@@ -38,6 +38,9 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // B3 is bound by the chains an SM holds, 6 x 13 = 78 (with 7 lanes, 42:
   // 256 KiB and 1 MiB at levels 9 and 19 were 2.5-3% slower, H200).
   static constexpr uint32_t kSequenceBlocks = 13;
+  // D1: a wave whose compressed blocks average this many sequences or more
+  // runs each of them by the warps of a thread block, in parts.
+  static constexpr uint32_t kPartedSequences = 2048;
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
   // Phase D2a: warps sharing a part of one block's sequences, and thread
