@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 #include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
 
@@ -43,26 +44,35 @@ TEST(ZstdWaveLayout, WaveChunksIsTheMostThatFit) {
 }
 
 // Waves never exceed the room and cover the batch in as few waves as the
-// room allows; they hold whole rounds where that costs no wave, else they
-// are of equal size.
-TEST(ZstdWaveLayout, WavesAreWholeRoundsOrEqual) {
+// room allows; of the sizes that do, theirs take the fewest B2/B3 rounds
+// (checked against every size), and they are equal where that ties.
+TEST(ZstdWaveLayout, WavesAreFewestThenFewestRounds) {
   for (const uint64_t chunk : kChunkBytes) {
     const uint64_t per_chunk = (chunk + 128 * kKiB - 1) / (128 * kKiB);
-    for (const uint64_t round : {uint64_t{0}, uint64_t{700}, uint64_t{5544}, uint64_t{9000}}) {
-      const uint64_t round_chunks = round / per_chunk;
+    for (const uint64_t round : {uint64_t{0}, uint64_t{700}, uint64_t{5544}, uint64_t{6336}, uint64_t{9000}}) {
+      const uint64_t rc = round / per_chunk;
+      auto rounds = [rc](uint64_t n, uint64_t w) {
+        return n / w * ((w + rc - 1) / rc) + (n % w + rc - 1) / rc;
+      };
       for (uint64_t n = 2; n <= 5000; n = n * 3 / 2 + 1) {
         for (uint64_t room = 1; room < n; room = room * 2 + 1) {
+          const std::string where = "chunk " + std::to_string(chunk) + ", round " + std::to_string(round) + ", n " +
+                                    std::to_string(n) + ", room " + std::to_string(room);
           const uint64_t w = cut_waves(room, n, chunk, round);
           ASSERT_GE(w, 1u);
-          ASSERT_LE(w, room) << "chunk " << chunk << ", round " << round << ", n " << n << ", room " << room;
-          const uint64_t fewest = (n + room - 1) / room;
-          EXPECT_EQ((n + w - 1) / w, fewest) << "more waves than the room needs: chunk " << chunk << ", room " << room;
-          const uint64_t whole = round_chunks != 0 && room >= round_chunks ? room / round_chunks * round_chunks : 0;
-          if (whole != 0 && (n + whole - 1) / whole == fewest) {
-            EXPECT_EQ(w, whole) << "whole rounds cost no wave here: chunk " << chunk << ", room " << room;
-          } else {
-            EXPECT_EQ(w, (n + fewest - 1) / fewest) << "equal waves: chunk " << chunk << ", room " << room;
+          ASSERT_LE(w, room) << where;
+          const uint64_t fewest = (n + room - 1) / room, equal = (n + fewest - 1) / fewest;
+          EXPECT_EQ((n + w - 1) / w, fewest) << "more waves than the room needs: " << where;
+          if (rc == 0) {
+            EXPECT_EQ(w, equal) << where;
+            continue;
           }
+          uint64_t least = rounds(n, equal);
+          for (uint64_t x = equal; x <= room; ++x) {
+            if ((n + x - 1) / x == fewest && rounds(n, x) < least) least = rounds(n, x);
+          }
+          EXPECT_EQ(rounds(n, w), least) << "a size of as many waves takes fewer rounds: " << where;
+          if (rounds(n, equal) == least) EXPECT_EQ(w, equal) << "equal waves on a tie: " << where;
         }
       }
     }
@@ -83,10 +93,10 @@ TEST(ZstdWaveLayout, TheBenchsMiBChunksRunInTwoWaves) {
   EXPECT_GE(room, 1386u);
   EXPECT_EQ(cut_waves(room, 2048, kMiB, 5544), 1386u);
   // With B3's 13 lanes a round is 6,336 blocks (792 chunks): two whole
-  // rounds no longer fit, and one a wave would take three waves, so two
-  // equal ones.
+  // rounds no longer fit. A round a wave would take three waves, two equal
+  // ones four rounds; the room filled takes two waves and three rounds.
   EXPECT_LT(room, 2u * 792u);
-  EXPECT_EQ(cut_waves(room, 2048, kMiB, 6336), 1024u);
+  EXPECT_EQ(cut_waves(room, 2048, kMiB, 6336), room);
 }
 
 }  // namespace

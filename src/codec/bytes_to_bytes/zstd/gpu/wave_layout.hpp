@@ -57,29 +57,37 @@ struct WaveLayout {
 };
 
 // Chunks per wave for a batch of num_chunks when the temp holds `room` of
-// them (0 < room < num_chunks): B2 and B3 run a wave in rounds of
-// round_blocks blocks (a serial chain per lane: a wave a few blocks larger
-// than a round costs a second round), so waves hold whole rounds where the
-// temp has room for one (blocks estimated as libzstd writes them, 128 KiB
-// each) and that takes no more waves than the room needs; otherwise they
-// are of equal size, as few as the room allows: 16 chunks in a temp for 12
-// run as 8 + 8, not as 12 + a last wave that leaves most of the chip idle.
-// (A wave more costs more than part of a round: once B3's 13 lanes made a
-// round 792 chunks of 1 MiB, 2,048 of them in room for ~1,400 ran as 792 +
-// 792 + 464; as 1,024 + 1,024 levels 3 and 9 gained 7-8%, and at 4 MiB
-// (3 waves of 198 -> 2 of 256) 9-10%: ab.sh, 2 GiB rows, H200. Level 1
-// lost 7-15% at 256 KiB-4 MiB, as two B2 rounds a wave: NOTES.md v13 has
-// the rule to try next, fewest waves, then fewest rounds.)
+// them (0 < room < num_chunks). Waves are as few as the room allows, and
+// among the sizes that keep them so, the one whose waves take the fewest
+// B2/B3 rounds of round_blocks blocks (a serial chain per lane: a wave a
+// few blocks past a round costs a whole second round; blocks estimated as
+// libzstd writes them, 128 KiB each): whole rounds, the room filled, or
+// equal waves, these on a tie (16 chunks in a temp for 12 run as 8 + 8,
+// not as 12 + a last wave that leaves most of the chip idle).
+// 2,048 chunks of 1 MiB in room for ~1,400, rounds of 792 chunks (B3's 13
+// lanes), H200, GB/s at levels 1 / 3 / 9: whole rounds, 792 + 792 + 464
+// (3 waves, 3 rounds): 161.1 / 90.3 / 67.5; equal, 1,024 + 1,024 (2 waves,
+// 4 rounds): 136.6 / 98.1 / 72.4 (bench/gpu/zstd.sh, 2026-11-22 16:05 and
+// 16:13 UTC). Filled, ~1,400 + ~650 (2 waves, 3 rounds), against equal:
+// level 1 1 MiB +14.9%, 4 MiB +13.4%, levels 3 and 9 within -0.2..+1.9%
+// (ab_many.sh, 2 GiB rows, H200, 2026-11-22 18:07 UTC).
 inline uint64_t cut_waves(uint64_t room, uint64_t num_chunks, uint64_t max_chunk_bytes, uint64_t round_blocks) {
   const uint64_t typical = BlockParallelPolicySm90::kTypicalBlockBytes;
   const uint64_t per_chunk = (max_chunk_bytes + typical - 1) / typical;
   const uint64_t round_chunks = per_chunk == 0 ? 0 : round_blocks / per_chunk;
   const uint64_t fewest = (num_chunks + room - 1) / room;
-  if (round_chunks != 0 && room >= round_chunks) {
-    const uint64_t whole = room / round_chunks * round_chunks;
-    if ((num_chunks + whole - 1) / whole == fewest) return whole;
+  const uint64_t equal = (num_chunks + fewest - 1) / fewest;
+  if (round_chunks == 0) return equal;
+  auto rounds = [&](uint64_t w) {
+    const uint64_t rest = num_chunks % w;
+    return num_chunks / w * ((w + round_chunks - 1) / round_chunks) + (rest + round_chunks - 1) / round_chunks;
+  };
+  uint64_t best = equal;
+  const uint64_t whole = room / round_chunks * round_chunks;
+  for (const uint64_t w : {whole, room}) {
+    if (w != 0 && (num_chunks + w - 1) / w == fewest && rounds(w) < rounds(best)) best = w;
   }
-  return (num_chunks + fewest - 1) / fewest;
+  return best;
 }
 
 }  // namespace zarrgpu::zstd::gpu
