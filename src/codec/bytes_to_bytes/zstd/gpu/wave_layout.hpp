@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 #include "codec/bytes_to_bytes/zstd/decoder/block_execution.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/block_sections.hpp"
