@@ -212,10 +212,10 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     }
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    // B2's thread blocks, then B3's, over the wave's block slots (the list is shorter).
+    // Thread blocks for both roles over the wave's block slots (the list is shorter).
     const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
     const uint64_t b3 = (slots + BpPolicy::kSequenceBlocks - 1) / BpPolicy::kSequenceBlocks;
-    if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp, static_cast<uint32_t>(b2));
+    if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
     if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);

@@ -115,9 +115,14 @@ __device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, ui
 // lengths differ from lane to lane. As two kernels, B3 started when B2's
 // slowest lane ended, and a wave smaller than a round left SMs idle twice
 // (2-4 warps per SM each, ncu, 256 KiB chunks at level 9, H200). Here the
-// first `stream_grid` thread blocks take B2's role, the rest B3's, over
-// one shared-memory union: B3's thread blocks start as B2's finish, and
-// run beside them where the wave leaves room.
+// thread blocks of one launch take either role over one shared-memory
+// union: the first thread blocks B3's on the wave's listed blocks, the next
+// ones B2's, the rest (past the list) none. Where a wave has more thread
+// blocks than the device holds, B2's last ones start as the first finish.
+// B3 first against B2 first (ab_many.sh, H200, 2026-11-22): level 19 +3..5%
+// at 64 KiB-1 MiB (its chains are B3's: 7,500 sequences a 64 KiB chunk),
+// level 9 +3..7%, level 1 +0..2%. Longest chains first by a rule (B1
+// summing the wave's sequences and Huffman literals) lost level 9's gain.
 template <class Policy>
 union EntropyShared {
   StreamsShared<Policy> streams;
@@ -125,10 +130,13 @@ union EntropyShared {
 };
 
 template <class Policy>
-__global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp, uint32_t stream_grid) {
+__global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp) {
   __shared__ EntropyShared<Policy> sh;
-  if (blockIdx.x < stream_grid) literals_streams_role<Policy>(bp, blockIdx.x, sh.streams);
-  else sequences_role<Policy>(bp, blockIdx.x - stream_grid, sh.sequences);
+  const uint32_t count = *bp.item_count;
+  const uint32_t streams = (count + Policy::kStreamBlocks - 1) / Policy::kStreamBlocks;
+  const uint32_t sequences = (count + Policy::kSequenceBlocks - 1) / Policy::kSequenceBlocks;
+  if (blockIdx.x < sequences) sequences_role<Policy>(bp, blockIdx.x, sh.sequences);
+  else if (blockIdx.x - sequences < streams) literals_streams_role<Policy>(bp, blockIdx.x - sequences, sh.streams);
 }
 
 // C1: a warp per listed compressed block, with only phase C's hand-over in shared
