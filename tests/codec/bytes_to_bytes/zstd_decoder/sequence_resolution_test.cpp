@@ -338,6 +338,7 @@ TEST(ZstdBlockSections, GroupsPrepareWhatOneThreadPrepares) {
 TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
   Rng rng(23);
   uint32_t parted = 0;  // blocks run in parts with several batches a part
+  uint32_t runs_checked = 0;  // blocks whose D2 ran alone in two runs or more
   for (DataKind kind : {DataKind::text, DataKind::repetitive, DataKind::mixed}) {
     for (int level : {1, 3, 19}) {
       const Bytes data = make_data(kind, 400 * 1024 + rng.below(4096), rng.next());
@@ -406,7 +407,10 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       const Bytes after_d1 = out;
       const std::vector<SequenceTriple> placed = p.triples;
 
-      // D2 of each block alone: only that block's bytes are checked.
+      // D2 of each block alone: only that block's bytes are checked. Then
+      // the same in runs of `run` sequences (the GPU's D2 on long blocks):
+      // D2a of the whole block, then D2b of its runs, last run first, so
+      // that no run leans on the bytes of one before it.
       for (uint32_t k = 0; k < n; ++k) {
         Bytes alone = after_d1;
         InBlockBatch ib{};
@@ -415,6 +419,20 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         const uint64_t e = k + 1 < p.blocks.size() ? p.blocks[k + 1].output_offset : data.size();
         ASSERT_TRUE(std::equal(alone.begin() + s, alone.begin() + e, data.begin() + s))
             << data_kind_name(kind) << " level " << level << " block " << k << " of " << n;
+        const uint32_t count = p.blocks[k].sequence_count;
+        if (p.blocks[k].type != BlockType::compressed || count < 4) continue;
+        const uint32_t run = 1 + rng.below(count / 2);
+        Bytes in_runs = after_d1;
+        copy_cross_block_bytes(SerialGroup{}, p.blocks.data(), k, placed.data(), granules.data(), in_runs.data(),
+                               StridedSequences{0, 1}, run);
+        for (uint32_t first = (count - 1) / run * run;; first -= run) {
+          execute_in_block_matches(SerialGroup{}, ib, p.blocks.data(), k, placed.data(), granules.data(),
+                                   in_runs.data(), first, first + run);
+          if (first == 0) break;
+        }
+        runs_checked += count / run >= 2;
+        ASSERT_TRUE(std::equal(in_runs.begin() + s, in_runs.begin() + e, data.begin() + s))
+            << data_kind_name(kind) << " level " << level << " block " << k << " of " << n << " in runs of " << run;
       }
 
       // D2 of every block at once, a thread each in shuffled order. The four
@@ -437,8 +455,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       }
       std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return cross[a] > cross[b]; });
       ASSERT_GT(cross[order[0]], 64u) << "no block reads an earlier one: the cross-block path is not exercised";
-      std::vector<int> grouped(n, 0);  // 1: strided shares, 2: tickets
-      for (uint32_t x = 0; x < 4 && x < n; ++x) grouped[order[x]] = 1 + x % 2;
+      std::vector<int> grouped(n, 0);  // 1: strided shares, 2: tickets, 3: in runs, a thread each
+      for (uint32_t x = 0; x < 6 && x < n; ++x) grouped[order[x]] = 1 + x % 3;
       for (uint32_t k = n; k > 1; --k) std::swap(order[k - 1], order[rng.below(k)]);
       {
         std::vector<std::thread> threads;
@@ -449,6 +467,22 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
               run_group<4>([&](ThreadGroup<4> g) {
                 execute_block_matches(g, ib, p.blocks.data(), k, placed.data(), granules.data(), out.data());
               });
+            } else if (grouped[k] == 3) {
+              // The GPU's runs: D2a by a group of 4 ranks, then the runs' D2b at once.
+              const uint32_t count = p.blocks[k].sequence_count, run = count / 4 + 1;
+              run_group<4>([&](ThreadGroup<4> g) {
+                copy_cross_block_bytes(g, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
+                                       StridedSequences{g.rank(), 4}, run);
+              });
+              std::vector<std::thread> runs;
+              for (uint32_t first = 0; first < count; first += run) {
+                runs.emplace_back([&, first] {
+                  InBlockBatch own{};
+                  execute_in_block_matches(SerialGroup{}, own, p.blocks.data(), k, placed.data(), granules.data(),
+                                           out.data(), first, first + run);
+                });
+              }
+              for (auto& t : runs) t.join();
             } else if (grouped[k] == 2) {
               std::atomic<uint32_t> next{0};
               run_group<4>([&](ThreadGroup<4> g) {
@@ -499,6 +533,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
     }
   }
   EXPECT_GE(parted, 8u) << "blocks of several batches a part ran in parts";
+  EXPECT_GE(runs_checked, 8u) << "blocks whose D2 ran in runs";
 }
 
 }  // namespace

@@ -341,6 +341,23 @@ struct BeforeBatch {
   }
 };
 
+// D2 may cut a block's sequences into runs of `run` sequences (the last
+// one shorter) and treat each run as a block of its own: D2a writes the
+// match bytes whose source lies before their run (in earlier blocks or in
+// earlier runs of the block), walking back through the chunk's sequences
+// before the run, and D2b runs each run's batches apart from the others.
+// One warp ran a level-19 block's ~500 batches one after the other, and the
+// longest block set the kernel's time (64 KiB chunks: 7,800 sequences on
+// average, 15,700 at most). kWholeBlock: one run.
+inline constexpr uint32_t kWholeBlock = ~0u;
+
+// Where the run of sequence i of a block (its first sequence `first`)
+// starts in the output: where the match of the sequence before it ended.
+ZARRGPU_HD_INLINE uint32_t run_first(uint32_t i, uint32_t run) { return run == kWholeBlock ? 0u : i / run * run; }
+ZARRGPU_HD_INLINE uint32_t run_start(const SequenceTriple* t, uint32_t block_start, uint32_t first) {
+  return first == 0 ? block_start : t[first - 1].match_start + t[first - 1].match_length;
+}
+
 // Sequence tickets for copy_cross_block_bytes(): every rank of the group
 // calls the ticket source once per turn, together, with `need` set when it
 // wants its next sequence, and gets an index (one not handed out before;
@@ -361,17 +378,19 @@ struct StridedSequences {
 
 // D2a for compressed block k of `blocks` (validated by phase C; D1 done for
 // every block of the chunk, its match starts and granule index included):
-// the match bytes whose source lies in an earlier block, for the sequences
-// `tickets` hands this rank (any number of groups may share a block's
-// sequences: how many such bytes a block has, and how far back they lead,
-// varies a lot from block to block).
+// the match bytes whose source lies in an earlier block (with runs of
+// `run` sequences: before the sequence's run), for the sequences `tickets`
+// hands this rank (any number of groups may share a block's sequences: how
+// many such bytes a block has, and how far back they lead, varies a lot
+// from block to block).
 template <class G, class Tickets>
 ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t k, const SequenceTriple* triples,
-                                       const GranuleEntry* granules, uint8_t* out, Tickets&& tickets) {
+                                       const GranuleEntry* granules, uint8_t* out, Tickets&& tickets,
+                                       uint32_t run = kWholeBlock) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
-  const EarlierBlocks earlier{blocks, k, triples, granules};
+  EarlierBlocks earlier{blocks, k, triples, granules};  // its count: the sequences before the rank's run
   const uint32_t block_start = static_cast<uint32_t>(b.output_offset);
   // Run by run, each rank on its own sequences without waiting for the
   // others (the walks back through earlier blocks vary a lot in length: a
@@ -398,10 +417,12 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
     if (take) {
       if (i < b.sequence_count) {
         const SequenceTriple s = t[i];
-        const uint32_t in_block = s.match_start - block_start;
+        const uint32_t first = run_first(i, run);
+        earlier.count = b.triples_offset + first;
+        const uint32_t in_run = s.match_start - run_start(t, block_start, first);
         u = 0;
-        n = s.offset <= in_block ? 0u  // reads only bytes of the block
-            : s.match_length < s.offset - in_block ? s.match_length : s.offset - in_block;
+        n = s.offset <= in_run ? 0u  // reads only bytes of the run
+            : s.match_length < s.offset - in_run ? s.match_length : s.offset - in_run;
         dst = s.match_start;
         src = dst - s.offset;
       } else {
@@ -454,22 +475,26 @@ struct InBlockBatch {
 
 // D2b for compressed block k, after D2a of the block: the other match bytes,
 // batch after batch; their sources are in the block, final once the
-// batches before them ran (or D2a wrote them).
+// batches before them ran (or D2a wrote them). With runs (D2a in the same
+// runs), only the sequences [first, end) of the block, as a block of their own.
 template <class G>
 ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
-                                         const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out) {
+                                         const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out,
+                                         uint32_t first = 0, uint32_t end = kWholeBlock) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   SequenceBatch& sb = ib.batch;
   const SequenceTriple* t = triples + b.triples_offset;
-  const EarlierBlocks earlier{blocks, k, triples, granules};
-  const uint32_t block_start = static_cast<uint32_t>(b.output_offset);
-  for (uint32_t done = 0; done < b.sequence_count;) {
-    const uint32_t left = b.sequence_count - done;
+  EarlierBlocks earlier{blocks, k, triples, granules};
+  earlier.count += first;
+  const uint32_t block_start = run_start(t, static_cast<uint32_t>(b.output_offset), first);  // the run's
+  if (end > b.sequence_count) end = b.sequence_count;
+  for (uint32_t done = first; done < end;) {
+    const uint32_t left = end - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
     // The batch starts with the first sequence's literals, where the match
     // before it ends: positions in the batch come from the match starts.
-    const uint32_t base = done == 0 ? block_start : t[done - 1].match_start + t[done - 1].match_length;
+    const uint32_t base = run_start(t, block_start, done);
     g.sync();  // every rank is done with the previous batch
     // A rank per sequence: its segments, what D2a left of its match, and a
     // prefix sum of those across the group, carried from round to round.
@@ -479,7 +504,7 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
       uint32_t left_bytes = 0;
       if (i < n) {
         const SequenceTriple s = t[done + i];
-        const uint32_t before = done + i == 0 ? block_start : t[done + i - 1].match_start + t[done + i - 1].match_length;
+        const uint32_t before = run_start(t, block_start, done + i);
         const uint32_t in_block = s.match_start - block_start;
         const uint32_t lead = in_block >= s.offset ? 0u
                               : s.match_length < s.offset - in_block ? s.match_length : s.offset - in_block;
@@ -494,7 +519,7 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
       if (first + G::kSize < n) matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
     }
     g.sync();
-    execute_batch_matches(g, sb, n, out + base, BeforeBatch{earlier, base, b.output_offset, ib.skip});
+    execute_batch_matches(g, sb, n, out + base, BeforeBatch{earlier, base, block_start, ib.skip});
     done += n;
   }
 }

@@ -41,6 +41,7 @@ struct BlockParallelParams {
   unsigned long long* cross_queue;  // D2a's next part of a listed block; zeroed with item_count
   uint32_t* literals_queue;     // D1's next unit when in parts; zeroed with item_count
   unsigned long long* sequence_total;  // the listed blocks' sequences (B1 adds them); zeroed with item_count
+  uint32_t* execute_queue;      // D2b's next listed block when in runs; zeroed with item_count
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
@@ -51,12 +52,21 @@ struct BlockParallelParams {
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {
     return triples + c * (max_chunk_bytes / 3);
   }
-  // Whether D1 runs the wave's compressed blocks in parts: when they
+  // Whether D1 and D2 run the wave's compressed blocks in parts: when they
   // average kParted sequences or more (level 19: ~15,000 a 128 KiB block;
   // level 9 ~2,000, level 1 a few hundred).
   template <uint32_t kParted>
-  __device__ __forceinline__ bool literals_in_parts() const {
+  __device__ __forceinline__ bool blocks_in_parts() const {
     return *sequence_total >= static_cast<unsigned long long>(kParted) * *item_count;
+  }
+  // Whether D2 runs them in runs as well (decoder/block_execution.hpp),
+  // only in chunks of at most kRunsMaxChunk bytes: at level 19 D2b's runs
+  // gained 5% at 64 and 256 KiB, but at 1 MiB (8 blocks a chunk, walks
+  // through more history) D2a's walks for bytes before the runs cost 5%
+  // more than D2b saved (ab_many.sh, H200, 2026-11-22).
+  template <uint32_t kParted, uint64_t kRunsMaxChunk>
+  __device__ __forceinline__ bool blocks_in_runs() const {
+    return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kParted>();
   }
   // The slot of listed raw or RLE block j (j < *plain_count).
   __device__ __forceinline__ uint32_t plain_item(uint32_t j) const {
@@ -204,7 +214,9 @@ struct AgentBlockParallel {
   // earlier blocks, for part `part` of `parts` of the sequences of listed
   // block `item`. The warps of the thread block take those sequences from
   // `counter` (shared memory; decoder/block_execution.hpp's tickets).
-  __device__ __forceinline__ void copy_cross(uint32_t item, uint32_t part, uint32_t parts, uint32_t* counter) {
+  // With `runs` (not kWholeBlock), for D2b's runs of the block (execute_run).
+  __device__ __forceinline__ void copy_cross(uint32_t item, uint32_t part, uint32_t parts, uint32_t* counter,
+                                             uint32_t runs) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     const uint32_t k = slot % bp.max_blocks;
@@ -217,7 +229,8 @@ struct AgentBlockParallel {
     if (threadIdx.x == 0) *counter = first;
     __syncthreads();
     copy_cross_block_bytes(WarpGroup{}, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
-                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), WarpTickets{counter, end});
+                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), WarpTickets{counter, end},
+                           runs == kWholeBlock ? runs : (static_cast<uint32_t>(count) + runs - 1) / runs);
   }
 
   // Phase D2b, one warp per listed compressed block, after D2a: the
@@ -227,6 +240,19 @@ struct AgentBlockParallel {
     if (k >= plan.valid_blocks) return;
     execute_in_block_matches(WarpGroup{}, ib, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
                              static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
+  }
+
+  // Phase D2b in runs: run `r` of `runs` of listed compressed block `item`,
+  // after D2a in the same runs. No warp waits for another.
+  __device__ __forceinline__ void execute_run(InBlockBatch& ib, uint32_t item, uint32_t r, uint32_t runs) {
+    const uint32_t slot = bp.items[item];
+    const size_t c = slot / bp.max_blocks;
+    const uint32_t k = slot % bp.max_blocks;
+    if (k >= bp.plans[c].valid_blocks) return;
+    const BlockRecord* blocks = bp.chunk_blocks(c);
+    const uint32_t run = (blocks[k].sequence_count + runs - 1) / runs;
+    execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
+                             static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), r * run, (r + 1) * run);
   }
 
   // After phase D, one warp per chunk: the checksums and the chunk's status.

@@ -196,16 +196,18 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.cross_queue = reinterpret_cast<unsigned long long*>(counters + 8);
   bp.literals_queue = reinterpret_cast<uint32_t*>(counters + 16);
   bp.sequence_total = reinterpret_cast<unsigned long long*>(counters + 24);
+  bp.execute_queue = reinterpret_cast<uint32_t*>(counters + 32);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint64_t cross_resident = resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32);
   const uint64_t literals_resident = resident_thread_blocks(literals_parts_kernel<BpPolicy>, BpPolicy::kThreads);
+  const uint64_t execute_resident = resident_thread_blocks(execute_runs_kernel<BpPolicy>, BpPolicy::kThreads);
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
     bp.first_chunk = first;
     bp.wave_chunks = n;
     bp.p = params;
     const uint64_t slots = uint64_t{n} * bp.max_blocks, cross = cross_grid(slots, cross_resident);
-    Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 32, s));
+    Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 36, s));
     // D1 sets the bits of the granule index's match ends (block_execution.hpp).
     if (r == kSuccess) {
       r = static_cast<Result>(cudaMemsetAsync(bp.granules, 0, n * layout.granules_per_chunk() * sizeof(GranuleEntry), s));
@@ -226,6 +228,9 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     }
     if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, bp, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+    if (r == kSuccess) {
+      r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, execute_resident), BpPolicy::kThreads, s, bp);
+    }
     if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r != kSuccess) return r;
     // The chunks the walk left to the one-warp kernel.

@@ -181,7 +181,7 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockPara
 // within 1.6% (ab_many.sh, H200, 2026-11-22).
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) literals_kernel(BlockParallelParams bp) {
-  if (bp.literals_in_parts<Policy::kPartedSequences>()) return;
+  if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
   run_per_listed_block<Policy, SequenceBatch, &AgentBlockParallel::write_literals, true>(bp);
 }
 
@@ -191,7 +191,7 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
     literals_parts_kernel(BlockParallelParams bp) {
   constexpr uint32_t kWarps = Policy::kWarpsPerBlock;
-  if (!bp.literals_in_parts<Policy::kPartedSequences>()) return;
+  if (!bp.blocks_in_parts<Policy::kPartedSequences>()) return;
   __shared__ SequenceBatch batch[kWarps];
   __shared__ SequenceLengths sums[kWarps];
   __shared__ uint32_t taken;
@@ -235,20 +235,47 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
   __shared__ unsigned long long taken;
   constexpr uint32_t kParts = Policy::kCrossParts;
   const unsigned long long work = static_cast<unsigned long long>(*bp.item_count) * kParts;
+  // D2b's runs of a block (execute_runs_kernel), or the whole block.
+  const uint32_t runs = bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()
+                            ? Policy::kWarpsPerBlock : kWholeBlock;
   for (;;) {
     if (threadIdx.x == 0) taken = atomicAdd(bp.cross_queue, 1ull);
     __syncthreads();
     const unsigned long long w = taken;
     if (w >= work) return;
     AgentBlockParallel{bp}.copy_cross(static_cast<uint32_t>(w / kParts), static_cast<uint32_t>(w % kParts), kParts,
-                                      &next_sequence);
+                                      &next_sequence, runs);
     __syncthreads();  // every warp is done with the counter and `taken` before the next part
   }
 }
 
+// Phase D2b, as D1 (literals_kernel): a warp per listed compressed block;
+// or, when the wave's blocks average Policy::kPartedSequences sequences or
+// more and chunks are at most Policy::kRunsMaxChunkBytes,
+// execute_runs_kernel, where a thread block takes a listed block from
+// a queue and each of its warps one run of the block's sequences (D2a
+// wrote the match bytes that read before their run).
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
+  if (bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()) return;
   run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute>(bp);
+}
+
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
+    execute_runs_kernel(BlockParallelParams bp) {
+  if (!bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()) return;
+  __shared__ InBlockBatch batch[Policy::kWarpsPerBlock];
+  __shared__ uint32_t taken;
+  const uint32_t count = *bp.item_count;
+  for (;;) {
+    if (threadIdx.x == 0) taken = atomicAdd(bp.execute_queue, 1u);
+    __syncthreads();
+    const uint32_t u = taken;
+    if (u >= count) return;
+    AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kWarpsPerBlock);
+    __syncthreads();  // every warp is done with `taken` before the next block
+  }
 }
 
 template <class Policy>
