@@ -199,8 +199,8 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.execute_queue = reinterpret_cast<uint32_t*>(counters + 32);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint64_t cross_resident = resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32);
-  const uint64_t literals_resident = resident_thread_blocks(literals_parts_kernel<BpPolicy>, BpPolicy::kThreads);
-  const uint64_t execute_resident = resident_thread_blocks(execute_runs_kernel<BpPolicy>, BpPolicy::kThreads);
+  const uint64_t literals_resident = resident_thread_blocks(literals_parts_kernel<BpPolicy>, BpPolicy::kPartWarps * 32);
+  const uint64_t execute_resident = resident_thread_blocks(execute_runs_kernel<BpPolicy>, BpPolicy::kPartWarps * 32);
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
     bp.first_chunk = first;
@@ -224,12 +224,12 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) {
-      r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, literals_resident), BpPolicy::kThreads, s, bp);
+      r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, literals_resident), BpPolicy::kPartWarps * 32, s, bp);
     }
     if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, bp, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) {
-      r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, execute_resident), BpPolicy::kThreads, s, bp);
+      r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, execute_resident), BpPolicy::kPartWarps * 32, s, bp);
     }
     if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r != kSuccess) return r;

@@ -186,11 +186,11 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
 }
 
 // The thread blocks take units from a queue: a listed compressed block in
-// parts, then kWarpsPerBlock listed raw or RLE blocks, a warp each.
+// parts, then kPartWarps listed raw or RLE blocks, a warp each.
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
+__global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
     literals_parts_kernel(BlockParallelParams bp) {
-  constexpr uint32_t kWarps = Policy::kWarpsPerBlock;
+  constexpr uint32_t kWarps = Policy::kPartWarps;
   if (!bp.blocks_in_parts<Policy::kPartedSequences>()) return;
   __shared__ SequenceBatch batch[kWarps];
   __shared__ SequenceLengths sums[kWarps];
@@ -237,7 +237,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
   const unsigned long long work = static_cast<unsigned long long>(*bp.item_count) * kParts;
   // D2b's runs of a block (execute_runs_kernel), or the whole block.
   const uint32_t runs = bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()
-                            ? Policy::kWarpsPerBlock : kWholeBlock;
+                            ? Policy::kPartWarps : kWholeBlock;
   for (;;) {
     if (threadIdx.x == 0) taken = atomicAdd(bp.cross_queue, 1ull);
     __syncthreads();
@@ -262,10 +262,10 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
 }
 
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
+__global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
     execute_runs_kernel(BlockParallelParams bp) {
   if (!bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()) return;
-  __shared__ InBlockBatch batch[Policy::kWarpsPerBlock];
+  __shared__ InBlockBatch batch[Policy::kPartWarps];
   __shared__ uint32_t taken;
   const uint32_t count = *bp.item_count;
   for (;;) {
@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
     __syncthreads();
     const uint32_t u = taken;
     if (u >= count) return;
-    AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kWarpsPerBlock);
+    AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps);
     __syncthreads();  // every warp is done with `taken` before the next block
   }
 }

@@ -41,7 +41,10 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // D1: a wave whose compressed blocks average this many sequences or more
   // runs each of them by the warps of a thread block, in parts.
   static constexpr uint32_t kPartedSequences = 2048;
-  // D2 (D2a, D2b) cuts such blocks into kWarpsPerBlock runs in chunks of at most this size.
+  // D1 cuts such blocks into parts, D2 (D2a, D2b) into runs, of a warp
+  // each, kPartWarps of them in a thread block; D2 only in chunks of at
+  // most kRunsMaxChunkBytes.
+  static constexpr uint32_t kPartWarps = 4;
   static constexpr uint64_t kRunsMaxChunkBytes = 256 * 1024;
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
