@@ -116,7 +116,7 @@ Prepared prepare(const Bytes& in, size_t capacity) {
 template <uint32_t N>
 void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
   Prepared q = p;
-  ResolutionScratch rs;
+  BasicResolutionScratch<(N > kResolutionRanks ? N : kResolutionRanks)> rs;
   for (FrameRecord& f : q.frames) f.output_start = ~uint64_t{0};
   for (BlockRecord& b : q.blocks) {
     b.output_offset = ~uint64_t{0};
@@ -181,6 +181,8 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
       Prepared p = prepare(frame, data.size());
       expect_ranks_agree<4>(p, data.size(), what);
       expect_ranks_agree<32>(p, data.size(), what);
+      // As the GPU's C1 and C3 on long blocks: a thread block of 128 ranks.
+      if (level == 19) expect_ranks_agree<128>(p, data.size(), what + " by 128 ranks");
       // Tight capacities: the room checks fail inside blocks.
       expect_ranks_agree<4>(p, data.size() - 1 - rng.below(200 * 1024), what + " tight");
       // Mutated sequences: the first failing index must win over later ones.

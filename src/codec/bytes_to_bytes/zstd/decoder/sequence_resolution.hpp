@@ -94,10 +94,9 @@ ZARRGPU_HD_INLINE void rank_run(uint32_t n, uint32_t rank, uint32_t ranks, uint3
 
 // Each rank hands in the summary of its run; returns the summary of the
 // runs of the ranks before it. Rank 0 also gets all of them in *total.
-template <class G>
-ZARRGPU_HD ResolutionRun exclusive_scan_runs(G g, ResolutionScratch& rs, const ResolutionRun& run,
-                                             ResolutionRun* total) {
-  static_assert(G::kSize <= kResolutionRanks, "one ResolutionRun slot per rank");
+template <class G, class Scratch>
+ZARRGPU_HD ResolutionRun exclusive_scan_runs(G g, Scratch& rs, const ResolutionRun& run, ResolutionRun* total) {
+  static_assert(G::kSize <= Scratch::kSize, "one ResolutionRun slot per rank");
   g.sync();  // earlier users of rs are done
   rs.runs[g.rank()] = run;
   g.sync();
@@ -120,8 +119,8 @@ ZARRGPU_HD ResolutionRun exclusive_scan_runs(G g, ResolutionScratch& rs, const R
 
 // Each rank summarizes triples [lo, hi); returns the summary of the runs of
 // the ranks before it. Rank 0 also gets the whole block's in *total.
-template <class G>
-ZARRGPU_HD ResolutionRun scan_runs(G g, ResolutionScratch& rs, const SequenceTriple* t, uint32_t lo, uint32_t hi,
+template <class G, class Scratch>
+ZARRGPU_HD ResolutionRun scan_runs(G g, Scratch& rs, const SequenceTriple* t, uint32_t lo, uint32_t hi,
                                    ResolutionRun* total) {
   ResolutionRun run{repeat_identity(), 0, 0};
   visit_triples<false>(t, lo, hi, [&run](uint32_t, const SequenceTriple& s) {
@@ -135,8 +134,8 @@ ZARRGPU_HD ResolutionRun scan_runs(G g, ResolutionScratch& rs, const SequenceTri
 
 // C1 for compressed block b (phase B done). A block that phase B failed is
 // never passed by C2's exact prefix, so its summary is the identity.
-template <class G>
-ZARRGPU_HD void summarize_block(G g, ResolutionScratch& rs, BlockRecord& b, const SequenceTriple* triples) {
+template <class G, class Scratch>
+ZARRGPU_HD void summarize_block(G g, Scratch& rs, BlockRecord& b, const SequenceTriple* triples) {
   const uint32_t n = b.status != Status::ok               ? 0u
                      : b.sequence_count < b.triples_capacity ? b.sequence_count
                                                              : b.triples_capacity;
@@ -154,8 +153,8 @@ ZARRGPU_HD void summarize_block(G g, ResolutionScratch& rs, BlockRecord& b, cons
 // C2 for a chunk (C1 done for every compressed block): each rank takes a
 // run of a frame's blocks, and the runs' output bytes (in `literals`) and
 // repeat maps are scanned as C3 scans a block's sequences.
-template <class G>
-ZARRGPU_HD void place_blocks(G g, ResolutionScratch& rs, const ChunkPlan& plan, FrameRecord* frames,
+template <class G, class Scratch>
+ZARRGPU_HD void place_blocks(G g, Scratch& rs, const ChunkPlan& plan, FrameRecord* frames,
                              BlockRecord* blocks) {
   auto output_bytes = [](const BlockRecord& b) {
     return b.type == BlockType::compressed ? uint64_t{b.literals_size} + b.match_bytes : uint64_t{b.size};
@@ -203,8 +202,8 @@ ZARRGPU_HD_INLINE void place_blocks(const ChunkPlan& plan, FrameRecord* frames, 
 // those of a serial pass over the sequences; each rank checks its run from
 // the exact state before it, and the lowest failing index wins — runs after
 // a failure may see garbage and fail too, but never at a lower index.
-template <class G>
-ZARRGPU_HD void resolve_block(G g, ResolutionScratch& rs, const FrameRecord& fr, BlockRecord& b, SequenceTriple* triples,
+template <class G, class Scratch>
+ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockRecord& b, SequenceTriple* triples,
                               size_t capacity) {
   const uint64_t op_start = b.output_offset;
   Status pre = Status::ok;

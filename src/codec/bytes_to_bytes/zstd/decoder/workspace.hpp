@@ -37,13 +37,18 @@ struct ResolutionError {
   uint32_t index;     // first sequence of the rank's run that fails (~0u: none)
   uint32_t status;
 };
-// What phase C's ranks hand each other: all the shared memory the GPU's C1
-// and C3 kernels hold per warp (1 KiB, not a Workspace's 11: more warps per
-// SM, and the rest of the SM's 256 KiB left to L1 for the triples).
-union ResolutionScratch {
-  ResolutionRun runs[kResolutionRanks];
-  ResolutionError errors[kResolutionRanks];
+// What phase C's ranks hand each other, for groups of at most kRanks: all
+// the shared memory the GPU's C1 and C3 kernels hold per warp (1 KiB, not a
+// Workspace's 11: more warps per SM, and the rest of the SM's 256 KiB left
+// to L1 for the triples), or per thread block where a thread block is the
+// group (long blocks, gpu/kernel_block_parallel.cuh).
+template <uint32_t kRanks>
+union BasicResolutionScratch {
+  static constexpr uint32_t kSize = kRanks;
+  ResolutionRun runs[kRanks];
+  ResolutionError errors[kRanks];
 };
+using ResolutionScratch = BasicResolutionScratch<kResolutionRanks>;
 
 // Which table a slot holds, so that predefined tables are not rebuilt.
 enum class TableKind : uint8_t { none = 0, predefined = 1, built = 2 };

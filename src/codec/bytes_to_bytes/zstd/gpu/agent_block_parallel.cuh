@@ -173,6 +173,23 @@ struct AgentBlockParallel {
                   bp.p.out_capacities[bp.first_chunk + c]);
   }
 
+  // C1 and C3 of listed compressed block `item` by the whole thread block
+  // (kThreads ranks, each a run of the sequences): long blocks.
+  template <uint32_t kThreads>
+  __device__ __forceinline__ void summarize_by_thread_block(BasicResolutionScratch<kThreads>& rs, uint32_t item) {
+    const uint32_t slot = bp.items[item];
+    const size_t c = slot / bp.max_blocks;
+    summarize_block(ThreadBlockGroup<kThreads>{}, rs, bp.chunk_blocks(c)[slot % bp.max_blocks], bp.chunk_triples(c));
+  }
+  template <uint32_t kThreads>
+  __device__ __forceinline__ void resolve_by_thread_block(BasicResolutionScratch<kThreads>& rs, uint32_t item) {
+    const uint32_t slot = bp.items[item];
+    const size_t c = slot / bp.max_blocks;
+    BlockRecord& b = bp.chunk_blocks(c)[slot % bp.max_blocks];
+    resolve_block(ThreadBlockGroup<kThreads>{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c),
+                  bp.p.out_capacities[bp.first_chunk + c]);
+  }
+
   // C4, one thread per chunk.
   __device__ __forceinline__ void verdict(size_t c) {
     ChunkPlan& plan = bp.plans[c];

@@ -63,8 +63,8 @@ uint64_t entropy_round_blocks() {
 }
 
 // The grid of a kernel whose thread blocks take at most `units` from a
-// queue: twice the thread blocks the device holds at once (`resident`), at
-// most one per unit.
+// queue, or stride over them: twice the thread blocks the device holds at
+// once (`resident`), at most one per unit.
 uint64_t queue_grid(uint64_t units, uint64_t resident) {
   return resident != 0 && 2 * resident < units ? 2 * resident : units;
 }
@@ -201,6 +201,9 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   const uint64_t cross_resident = resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32);
   const uint64_t literals_resident = resident_thread_blocks(literals_parts_kernel<BpPolicy>, BpPolicy::kPartWarps * 32);
   const uint64_t execute_resident = resident_thread_blocks(execute_runs_kernel<BpPolicy>, BpPolicy::kPartWarps * 32);
+  const uint32_t part_threads = BpPolicy::kPartWarps * 32;
+  const uint64_t summarize_resident = resident_thread_blocks(summarize_parts_kernel<BpPolicy>, part_threads);
+  const uint64_t resolve_resident = resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads);
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
     bp.first_chunk = first;
@@ -219,8 +222,14 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     const uint64_t b3 = (slots + BpPolicy::kSequenceBlocks - 1) / BpPolicy::kSequenceBlocks;
     if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
     if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+    if (r == kSuccess) {
+      r = launch(summarize_parts_kernel<BpPolicy>, queue_grid(slots, summarize_resident), part_threads, s, bp);
+    }
     if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+    if (r == kSuccess) {
+      r = launch(resolve_parts_kernel<BpPolicy>, queue_grid(slots, resolve_resident), part_threads, s, bp);
+    }
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) {

@@ -143,7 +143,25 @@ __global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp) {
 // memory: the SM's L1 keeps the lines of the triples each lane reads.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) summarize_kernel(BlockParallelParams bp) {
+  if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
   run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::summarize>(bp);
+}
+
+// C1 and C3 where the wave's blocks are long (as D1 in parts): a thread
+// block per listed block, its kPartWarps x 32 threads one group, each a run
+// of the sequences (a warp's 32 runs of a level-19 block were ~490
+// sequences each). The grid strides over the listed blocks: at most twice
+// the thread blocks the device holds, not one per block slot (a thread
+// block per slot, most leaving at once, cost level 9 at 64 KiB 1.8% for
+// the two kernels).
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kResolveMinBlocksPerSm * 4 / Policy::kPartWarps)
+    summarize_parts_kernel(BlockParallelParams bp) {
+  __shared__ BasicResolutionScratch<Policy::kPartWarps * 32> rs;
+  if (!bp.blocks_in_parts<Policy::kPartedSequences>()) return;
+  for (uint32_t item = blockIdx.x, count = *bp.item_count; item < count; item += gridDim.x) {
+    AgentBlockParallel{bp}.summarize_by_thread_block(rs, item);  // ends with a barrier: rs is free again
+  }
 }
 
 // C2: a warp per chunk, scanning its blocks (one thread looping over a
@@ -158,7 +176,18 @@ __global__ void __launch_bounds__(Policy::kThreads) place_kernel(BlockParallelPa
 }
 
 template <class Policy>
+__global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kResolveMinBlocksPerSm * 4 / Policy::kPartWarps)
+    resolve_parts_kernel(BlockParallelParams bp) {
+  __shared__ BasicResolutionScratch<Policy::kPartWarps * 32> rs;
+  if (!bp.blocks_in_parts<Policy::kPartedSequences>()) return;
+  for (uint32_t item = blockIdx.x, count = *bp.item_count; item < count; item += gridDim.x) {
+    AgentBlockParallel{bp}.resolve_by_thread_block(rs, item);  // ends with a barrier: rs is free again
+  }
+}
+
+template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) resolve_kernel(BlockParallelParams bp) {
+  if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
   run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::resolve>(bp);
 }
 

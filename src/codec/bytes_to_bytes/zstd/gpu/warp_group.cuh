@@ -31,6 +31,15 @@ struct WarpGroup {
   }
 };
 
+// A thread block of kThreads as one group, for the phases whose group
+// only syncs and ranks (phase C's scans: sequence_resolution.hpp).
+template <uint32_t kThreads>
+struct ThreadBlockGroup {
+  static constexpr uint32_t kSize = kThreads;
+  __device__ __forceinline__ uint32_t rank() const { return threadIdx.x; }
+  __device__ __forceinline__ void sync() const { __syncthreads(); }
+};
+
 // Sequence tickets (decoder/block_execution.hpp's copy_cross_block_bytes)
 // from one counter in shared memory for all warps of a thread block: the
 // lanes of a warp that want one take them with a single atomic, in lane
