@@ -153,10 +153,12 @@ struct AgentBlockParallel {
                            bp.blocks[slot], bp.chunk_triples(c), &codes, reader);
   }
 
-  // C1, one warp per listed compressed block.
-  __device__ __forceinline__ void summarize(ResolutionScratch& rs, size_t c, uint32_t k) {
-    BlockRecord& b = bp.chunk_blocks(c)[k];
-    summarize_block(WarpGroup{}, rs, b, bp.chunk_triples(c));
+  // C1 of listed compressed block k of chunk c, by a group G: a warp, or
+  // for long blocks the thread block (ThreadBlockGroup), each rank a run of
+  // the sequences; rs sized for G.
+  template <class G, class Scratch>
+  __device__ __forceinline__ void summarize(Scratch& rs, size_t c, uint32_t k) {
+    summarize_block(G{}, rs, bp.chunk_blocks(c)[k], bp.chunk_triples(c));
   }
 
   // C2, one warp per chunk.
@@ -166,27 +168,11 @@ struct AgentBlockParallel {
     place_blocks(WarpGroup{}, rs, plan, bp.chunk_frames(c), bp.chunk_blocks(c));
   }
 
-  // C3, one warp per listed compressed block.
-  __device__ __forceinline__ void resolve(ResolutionScratch& rs, size_t c, uint32_t k) {
+  // C3 of listed compressed block k of chunk c, by a group G, as C1.
+  template <class G, class Scratch>
+  __device__ __forceinline__ void resolve(Scratch& rs, size_t c, uint32_t k) {
     BlockRecord& b = bp.chunk_blocks(c)[k];
-    resolve_block(WarpGroup{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c),
-                  bp.p.out_capacities[bp.first_chunk + c]);
-  }
-
-  // C1 and C3 of listed compressed block `item` by the whole thread block
-  // (kThreads ranks, each a run of the sequences): long blocks.
-  template <uint32_t kThreads>
-  __device__ __forceinline__ void summarize_by_thread_block(BasicResolutionScratch<kThreads>& rs, uint32_t item) {
-    const uint32_t slot = bp.items[item];
-    const size_t c = slot / bp.max_blocks;
-    summarize_block(ThreadBlockGroup<kThreads>{}, rs, bp.chunk_blocks(c)[slot % bp.max_blocks], bp.chunk_triples(c));
-  }
-  template <uint32_t kThreads>
-  __device__ __forceinline__ void resolve_by_thread_block(BasicResolutionScratch<kThreads>& rs, uint32_t item) {
-    const uint32_t slot = bp.items[item];
-    const size_t c = slot / bp.max_blocks;
-    BlockRecord& b = bp.chunk_blocks(c)[slot % bp.max_blocks];
-    resolve_block(ThreadBlockGroup<kThreads>{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c),
+    resolve_block(G{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c),
                   bp.p.out_capacities[bp.first_chunk + c]);
   }
 

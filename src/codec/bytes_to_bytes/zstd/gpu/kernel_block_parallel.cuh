@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp) {
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) summarize_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
-  run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::summarize>(bp);
+  run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::summarize<WarpGroup, ResolutionScratch>>(bp);
 }
 
 // C1 and C3 where the wave's blocks are long (as D1 in parts): a thread
@@ -155,13 +155,23 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPer
 // block per slot, most leaving at once, cost level 9 at 64 KiB 1.8% for
 // the two kernels).
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kResolveMinBlocksPerSm * 4 / Policy::kPartWarps)
-    summarize_parts_kernel(BlockParallelParams bp) {
-  __shared__ BasicResolutionScratch<Policy::kPartWarps * 32> rs;
+using ThreadBlockScratch = BasicResolutionScratch<Policy::kPartWarps * 32>;
+
+template <class Policy, void (AgentBlockParallel::*Phase)(ThreadBlockScratch<Policy>&, size_t, uint32_t)>
+__device__ __forceinline__ void run_per_listed_block_by_thread_block(const BlockParallelParams& bp) {
+  __shared__ ThreadBlockScratch<Policy> rs;
   if (!bp.blocks_in_parts<Policy::kPartedSequences>()) return;
   for (uint32_t item = blockIdx.x, count = *bp.item_count; item < count; item += gridDim.x) {
-    AgentBlockParallel{bp}.summarize_by_thread_block(rs, item);  // ends with a barrier: rs is free again
+    const uint32_t slot = bp.items[item];
+    (AgentBlockParallel{bp}.*Phase)(rs, slot / bp.max_blocks, slot % bp.max_blocks);  // ends with a barrier
   }
+}
+
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kResolveMinBlocksPerSm * 4 / Policy::kPartWarps)
+    summarize_parts_kernel(BlockParallelParams bp) {
+  run_per_listed_block_by_thread_block<Policy, &AgentBlockParallel::summarize<ThreadBlockGroup<Policy::kPartWarps * 32>,
+                                                                            ThreadBlockScratch<Policy>>>(bp);
 }
 
 // C2: a warp per chunk, scanning its blocks (one thread looping over a
@@ -178,17 +188,14 @@ __global__ void __launch_bounds__(Policy::kThreads) place_kernel(BlockParallelPa
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kResolveMinBlocksPerSm * 4 / Policy::kPartWarps)
     resolve_parts_kernel(BlockParallelParams bp) {
-  __shared__ BasicResolutionScratch<Policy::kPartWarps * 32> rs;
-  if (!bp.blocks_in_parts<Policy::kPartedSequences>()) return;
-  for (uint32_t item = blockIdx.x, count = *bp.item_count; item < count; item += gridDim.x) {
-    AgentBlockParallel{bp}.resolve_by_thread_block(rs, item);  // ends with a barrier: rs is free again
-  }
+  run_per_listed_block_by_thread_block<Policy, &AgentBlockParallel::resolve<ThreadBlockGroup<Policy::kPartWarps * 32>,
+                                                                          ThreadBlockScratch<Policy>>>(bp);
 }
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) resolve_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
-  run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::resolve>(bp);
+  run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::resolve<WarpGroup, ResolutionScratch>>(bp);
 }
 
 template <class Policy>
