@@ -427,6 +427,10 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         Bytes in_runs = after_d1;
         copy_cross_block_bytes(SerialGroup{}, p.blocks.data(), k, placed.data(), granules.data(), in_runs.data(),
                                StridedSequences{0, 1}, run);
+        // A run past the block's sequences (the GPU's ceil(count / 4)
+        // runs may end past them) does nothing and reads nothing past them.
+        execute_in_block_matches(SerialGroup{}, ib, p.blocks.data(), k, placed.data(), granules.data(),
+                                 in_runs.data(), count + 1, count + 1 + run);
         for (uint32_t first = (count - 1) / run * run;; first -= run) {
           execute_in_block_matches(SerialGroup{}, ib, p.blocks.data(), k, placed.data(), granules.data(),
                                    in_runs.data(), first, first + run);

@@ -483,12 +483,13 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
                                          uint32_t first = 0, uint32_t end = kWholeBlock) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
+  if (end > b.sequence_count) end = b.sequence_count;
+  if (first >= end) return;  // a run past the block's sequences (its start would read past them)
   SequenceBatch& sb = ib.batch;
   const SequenceTriple* t = triples + b.triples_offset;
   EarlierBlocks earlier{blocks, k, triples, granules};
   earlier.count += first;
   const uint32_t block_start = run_start(t, static_cast<uint32_t>(b.output_offset), first);  // the run's
-  if (end > b.sequence_count) end = b.sequence_count;
   for (uint32_t done = first; done < end;) {
     const uint32_t left = end - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
