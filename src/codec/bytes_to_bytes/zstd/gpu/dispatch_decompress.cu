@@ -4,15 +4,19 @@
 // Two paths (use_block_parallel() picks): one warp per chunk
 // (kernel_decompress.cuh), and block parallel (kernel_block_parallel.cuh):
 // per wave of chunks, walk (thread per chunk, listing the blocks) -> B1 tables (warp per
-// block) -> B2 Huffman streams (thread per stream) and B3 sequences (thread
-// per block), side by side in one launch -> C1 summaries (warp per block) -> C2 placement
+// block) -> B3 sequences (thread per block) and B2 Huffman streams (thread
+// per stream), side by side in one launch -> C1 summaries (warp per block) -> C2 placement
 // (warp per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
 // per chunk) -> D1 literals (warp per block) -> D2a match bytes read from
 // earlier blocks, through their sequences (8 warps per block) -> D2b the
 // other match bytes (warp per block; no warp ever waits for another) ->
 // checksums (warp per chunk), then the one-warp kernel
 // for the chunks the walk left to it (no block, or more records or scratch
-// than the wave has room for: statuses stay exact).
+// than the wave has room for: statuses stay exact). Where a wave's blocks
+// are long (>= kPartedSequences on average: level 19), C1 and C3 take a
+// thread block per block, D1 its warps in parts, and in chunks up to
+// kRunsMaxChunkBytes D2 cuts each block into runs, a warp each: every
+// per-block phase otherwise lasts as long as the wave's longest block.
 #include <cuda_runtime.h>
 
 #include <cstdio>
