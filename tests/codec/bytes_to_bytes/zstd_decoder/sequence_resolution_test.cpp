@@ -475,7 +475,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
               });
             } else if (grouped[k] == 3) {
               // The GPU's runs: D2a by a group of 4 ranks, then the runs' D2b at once.
-              const uint32_t count = p.blocks[k].sequence_count, run = count / 4 + 1;
+              const uint32_t count = p.blocks[k].sequence_count, run = part_sequences(count, 4);
               run_group<4>([&](ThreadGroup<4> g) {
                 copy_cross_block_bytes(g, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
                                        StridedSequences{g.rank(), 4}, run);

@@ -190,14 +190,21 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
 // thread block's). One group runs a block's batches one after the other,
 // each waiting on its loads: at level 19 (~15,000 sequences a 128 KiB
 // block) D1 lasted as long as its longest block's chain of batches.
+// How a long block is cut for D1's parts and D2's runs: `parts` runs of
+// whole batches of its `count` sequences (the last shorter, the last ones
+// empty when the block is short); this is the length of each.
+ZARRGPU_HD_INLINE uint32_t part_sequences(uint32_t count, uint32_t parts) {
+  const uint32_t batches = (count + kSequenceBatch - 1) / kSequenceBatch;
+  return (batches + parts - 1) / parts * kSequenceBatch;
+}
+
 template <class G, class SyncParts>
 ZARRGPU_HD void write_block_literals_part(G g, SequenceBatch& sb, SequenceLengths* sums, uint32_t part,
                                           uint32_t parts, SyncParts&& sync_parts, const uint8_t* chunk,
                                           const BlockRecord& b, const uint8_t* literals_scratch,
                                           SequenceTriple* triples, GranuleEntry* granules, uint8_t* out) {
   const uint32_t count = b.sequence_count;
-  const uint32_t batches = (count + kSequenceBatch - 1) / kSequenceBatch;
-  const uint32_t per = (batches + parts - 1) / parts * kSequenceBatch;
+  const uint32_t per = part_sequences(count, parts);
   const uint32_t from = part * per < count ? part * per : count;
   const uint32_t to = count - from < per ? count : from + per;
   SequenceTriple* t = triples + b.triples_offset;

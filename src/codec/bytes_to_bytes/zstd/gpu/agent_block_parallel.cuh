@@ -205,7 +205,7 @@ struct AgentBlockParallel {
     const size_t c = slot / bp.max_blocks;
     const uint32_t k = slot % bp.max_blocks;
     const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel || k >= plan.valid_blocks) return;  // the whole thread block leaves
+    if (k >= plan.valid_blocks) return;  // the whole thread block leaves
     const size_t chunk = bp.first_chunk + c;
     write_block_literals_part(WarpGroup{}, sb, sums, part, parts, [] { __syncthreads(); },
                               static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
@@ -217,7 +217,8 @@ struct AgentBlockParallel {
   // earlier blocks, for part `part` of `parts` of the sequences of listed
   // block `item`. The warps of the thread block take those sequences from
   // `counter` (shared memory; decoder/block_execution.hpp's tickets).
-  // With `runs` (not kWholeBlock), for D2b's runs of the block (execute_run).
+  // With `runs` (not kWholeBlock), for D2b's runs of the block (execute_run),
+  // cut as D1 cuts its parts.
   __device__ __forceinline__ void copy_cross(uint32_t item, uint32_t part, uint32_t parts, uint32_t* counter,
                                              uint32_t runs) {
     const uint32_t slot = bp.items[item];
@@ -233,7 +234,7 @@ struct AgentBlockParallel {
     __syncthreads();
     copy_cross_block_bytes(WarpGroup{}, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                            static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), WarpTickets{counter, end},
-                           runs == kWholeBlock ? runs : (static_cast<uint32_t>(count) + runs - 1) / runs);
+                           runs == kWholeBlock ? runs : part_sequences(static_cast<uint32_t>(count), runs));
   }
 
   // Phase D2b, one warp per listed compressed block, after D2a: the
@@ -253,7 +254,7 @@ struct AgentBlockParallel {
     const uint32_t k = slot % bp.max_blocks;
     if (k >= bp.plans[c].valid_blocks) return;
     const BlockRecord* blocks = bp.chunk_blocks(c);
-    const uint32_t run = (blocks[k].sequence_count + runs - 1) / runs;
+    const uint32_t run = part_sequences(blocks[k].sequence_count, runs);
     execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                              static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), r * run, (r + 1) * run);
   }

@@ -73,10 +73,6 @@ uint64_t queue_grid(uint64_t units, uint64_t resident) {
   return resident != 0 && 2 * resident < units ? 2 * resident : units;
 }
 
-// D2a's grid for a wave of `slots` block slots: parts of the wave's blocks
-// from a queue, at most one thread block per part of a block slot.
-uint64_t cross_grid(uint64_t slots, uint64_t resident) { return queue_grid(slots * BpPolicy::kCrossParts, resident); }
-
 bool trace_requested() {
   const char* env = std::getenv("ZARRGPU_ZSTD_TRACE");
   return env != nullptr && std::strcmp(env, "1") == 0;
@@ -203,9 +199,9 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.execute_queue = reinterpret_cast<uint32_t*>(counters + 32);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint64_t cross_resident = resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32);
-  const uint64_t literals_resident = resident_thread_blocks(literals_parts_kernel<BpPolicy>, BpPolicy::kPartWarps * 32);
-  const uint64_t execute_resident = resident_thread_blocks(execute_runs_kernel<BpPolicy>, BpPolicy::kPartWarps * 32);
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
+  const uint64_t literals_resident = resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads);
+  const uint64_t execute_resident = resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads);
   const uint64_t summarize_resident = resident_thread_blocks(summarize_parts_kernel<BpPolicy>, part_threads);
   const uint64_t resolve_resident = resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads);
   for (size_t first = 0; first < num_chunks; first += wave) {
@@ -213,7 +209,9 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     bp.first_chunk = first;
     bp.wave_chunks = n;
     bp.p = params;
-    const uint64_t slots = uint64_t{n} * bp.max_blocks, cross = cross_grid(slots, cross_resident);
+    const uint64_t slots = uint64_t{n} * bp.max_blocks;
+    // D2a: parts of the listed blocks from a queue, at most a thread block per part of a slot.
+    const uint64_t cross = queue_grid(slots * BpPolicy::kCrossParts, cross_resident);
     Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 36, s));
     // D1 sets the bits of the granule index's match ends (block_execution.hpp).
     if (r == kSuccess) {
@@ -237,12 +235,12 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) {
-      r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, literals_resident), BpPolicy::kPartWarps * 32, s, bp);
+      r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, literals_resident), part_threads, s, bp);
     }
     if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, bp, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (r == kSuccess) {
-      r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, execute_resident), BpPolicy::kPartWarps * 32, s, bp);
+      r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, execute_resident), part_threads, s, bp);
     }
     if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r != kSuccess) return r;

@@ -34,6 +34,23 @@ __device__ __forceinline__ void run_per_listed_block(const BlockParallelParams& 
   (AgentBlockParallel{bp}.*Phase)(scratch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
 }
 
+// The thread block takes units [0, units) one at a time from `queue` (a
+// counter zeroed before the launch) and runs unit(u) with all its threads,
+// until none is left: the thread blocks that run at once take neighbouring
+// units (list order), and none idles while another still has a long list.
+template <class Counter, class Unit>
+__device__ __forceinline__ void for_each_queued(Counter* queue, unsigned long long units, Unit&& unit) {
+  __shared__ Counter taken;
+  for (;;) {
+    if (threadIdx.x == 0) taken = atomicAdd(queue, Counter{1});
+    __syncthreads();
+    const Counter u = taken;
+    if (u >= units) return;
+    unit(u);
+    __syncthreads();  // every thread is done with `taken` and the unit's shared memory
+  }
+}
+
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kWalkThreads) walk_kernel(BlockParallelParams bp) {
   run_per_chunk<Policy, &AgentBlockParallel::walk>(bp);
@@ -230,15 +247,9 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
   if (!bp.blocks_in_parts<Policy::kPartedSequences>()) return;
   __shared__ SequenceBatch batch[kWarps];
   __shared__ SequenceLengths sums[kWarps];
-  __shared__ uint32_t taken;
   const uint32_t warp = threadIdx.x >> 5;
   const uint32_t count = *bp.item_count, plain = *bp.plain_count;
-  const uint32_t units = count + (plain + kWarps - 1) / kWarps;
-  for (;;) {
-    if (threadIdx.x == 0) taken = atomicAdd(bp.literals_queue, 1u);
-    __syncthreads();
-    const uint32_t u = taken;
-    if (u >= units) return;
+  for_each_queued(bp.literals_queue, count + (plain + kWarps - 1) / kWarps, [&](uint32_t u) {
     if (u < count) {
       AgentBlockParallel{bp}.write_literals_part(batch[warp], sums, u, warp, kWarps);
     } else {
@@ -248,8 +259,7 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
         AgentBlockParallel{bp}.write_literals(batch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
       }
     }
-    __syncthreads();  // every warp is done with `taken`, `sums` and its batch before the next unit
-  }
+  });
 }
 
 // Phase D2a: kCrossParts thread blocks of kCrossWarps warps per listed
@@ -268,21 +278,15 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockParallelParams bp) {
   __shared__ uint32_t next_sequence;
-  __shared__ unsigned long long taken;
   constexpr uint32_t kParts = Policy::kCrossParts;
-  const unsigned long long work = static_cast<unsigned long long>(*bp.item_count) * kParts;
   // D2b's runs of a block (execute_runs_kernel), or the whole block.
   const uint32_t runs = bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()
                             ? Policy::kPartWarps : kWholeBlock;
-  for (;;) {
-    if (threadIdx.x == 0) taken = atomicAdd(bp.cross_queue, 1ull);
-    __syncthreads();
-    const unsigned long long w = taken;
-    if (w >= work) return;
-    AgentBlockParallel{bp}.copy_cross(static_cast<uint32_t>(w / kParts), static_cast<uint32_t>(w % kParts), kParts,
-                                      &next_sequence, runs);
-    __syncthreads();  // every warp is done with the counter and `taken` before the next part
-  }
+  for_each_queued(bp.cross_queue, static_cast<unsigned long long>(*bp.item_count) * kParts,
+                  [&](unsigned long long w) {
+                    AgentBlockParallel{bp}.copy_cross(static_cast<uint32_t>(w / kParts),
+                                                      static_cast<uint32_t>(w % kParts), kParts, &next_sequence, runs);
+                  });
 }
 
 // Phase D2b, as D1 (literals_kernel): a warp per listed compressed block;
@@ -302,16 +306,9 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
     execute_runs_kernel(BlockParallelParams bp) {
   if (!bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()) return;
   __shared__ InBlockBatch batch[Policy::kPartWarps];
-  __shared__ uint32_t taken;
-  const uint32_t count = *bp.item_count;
-  for (;;) {
-    if (threadIdx.x == 0) taken = atomicAdd(bp.execute_queue, 1u);
-    __syncthreads();
-    const uint32_t u = taken;
-    if (u >= count) return;
+  for_each_queued(bp.execute_queue, *bp.item_count, [&](uint32_t u) {
     AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps);
-    __syncthreads();  // every warp is done with `taken` before the next block
-  }
+  });
 }
 
 template <class Policy>
