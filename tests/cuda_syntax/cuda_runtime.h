@@ -53,6 +53,7 @@ struct cudaPointerAttributes {
 typedef struct CUgraph_st* cudaGraph_t;
 typedef struct CUgraphExec_st* cudaGraphExec_t;
 enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2 };
+enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1, cudaStreamCaptureStatusInvalidated = 2 };
 struct cudaDeviceProp {
   char name[256];
   int multiProcessorCount;
@@ -87,6 +88,7 @@ cudaError_t cudaMemset(void*, int, size_t);
 cudaError_t cudaStreamCreate(cudaStream_t*);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned);
 cudaError_t cudaStreamBeginCapture(cudaStream_t, enum cudaStreamCaptureMode);
+cudaError_t cudaStreamIsCapturing(cudaStream_t, enum cudaStreamCaptureStatus*);
 cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t*);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t*, cudaGraph_t, unsigned long long);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t);

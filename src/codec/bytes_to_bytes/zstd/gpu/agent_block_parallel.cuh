@@ -12,11 +12,23 @@
 #include "codec/bytes_to_bytes/zstd/decoder/frame_walk.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/sequence_resolution.hpp"
 #include "codec/bytes_to_bytes/zstd/gpu/agent_decompress.cuh"
+#include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/warp_group.cuh"
 
 namespace zarrgpu::zstd::gpu {
 
 // One wave of chunks [first_chunk, first_chunk + wave_chunks) and its scratch.
+inline constexpr uint32_t kEveryClass = ~0u;
+
+// A class's list of blocks and counters (BlockParallelParams's fields of
+// the same names), for classify() to fill.
+struct ClassLists {
+  uint32_t* items[kWeightClasses];
+  uint32_t* item_count[kWeightClasses];
+  uint32_t* plain_count[kWeightClasses];
+  unsigned long long* sequence_total[kWeightClasses];
+};
+
 struct BlockParallelParams {
   DecompressParams p;
   size_t first_chunk;
@@ -42,6 +54,19 @@ struct BlockParallelParams {
   uint32_t* literals_queue;     // D1's next unit when in parts; zeroed with item_count
   unsigned long long* sequence_total;  // the listed blocks' sequences (B1 adds them); zeroed with item_count
   uint32_t* execute_queue;      // D2b's next listed block when in runs; zeroed with item_count
+  // Weight classes (dispatch_decompress.cu): after B1, classify() puts each
+  // chunk in class 0 (light) or 1 (heavy: more sequences than the wave's
+  // mean) and lists its blocks again in that class's own items and counters,
+  // so that the light chunks' later phases run beside the heavy chunks' B3.
+  // The phases after B1 then run once per class, with `items` and the
+  // counters above the class's, and the per-chunk ones take only the chunks
+  // of class `weight_class` (kEveryClass: all, when the wave is not split).
+  uint8_t* classes;             // [wave_chunks]
+  uint32_t weight_class;
+
+  __device__ __forceinline__ bool in_class(size_t c) const {
+    return weight_class == kEveryClass || classes[c] == weight_class;
+  }
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
@@ -93,18 +118,25 @@ struct AgentBlockParallel {
     walk_chunk(in, in_size, chunk_limits(cap, bp.max_frames, bp.max_blocks), &plan, bp.chunk_frames(c), blocks);
     if (plan.block_count == 0) plan.block_parallel = false;  // no block: the one-warp kernel's frame checks
     if (!plan.block_parallel) return;
-    // List the blocks, this chunk's together: compressed ones from the
-    // front, raw and RLE ones from the back (a chunk has at most max_blocks,
-    // so the two ends never meet).
     uint32_t n = 0;
     for (uint32_t k = 0; k < plan.block_count; ++k) n += blocks[k].type == BlockType::compressed;
-    const uint32_t m = plan.block_count - n;
-    uint32_t at = n == 0 ? 0 : atomicAdd(bp.item_count, n);
-    uint32_t back = m == 0 ? 0 : atomicAdd(bp.plain_count, m);
-    for (uint32_t k = 0; k < plan.block_count; ++k) {
+    list_blocks(c, plan.block_count, n, bp.items, bp.item_count, bp.plain_count);
+  }
+
+  // Lists chunk c's `count` blocks, `compressed` of them compressed, in
+  // `items`, this chunk's together: compressed ones from the front,
+  // counted in *item_count, raw and RLE ones from the back, in
+  // *plain_count (a chunk has at most max_blocks, so the two ends never meet).
+  __device__ __forceinline__ void list_blocks(size_t c, uint32_t count, uint32_t compressed, uint32_t* items,
+                                              uint32_t* item_count, uint32_t* plain_count) {
+    const BlockRecord* blocks = bp.chunk_blocks(c);
+    const uint32_t plain = count - compressed;
+    uint32_t at = compressed == 0 ? 0 : atomicAdd(item_count, compressed);
+    uint32_t back = plain == 0 ? 0 : atomicAdd(plain_count, plain);
+    for (uint32_t k = 0; k < count; ++k) {
       const auto slot = static_cast<uint32_t>(c * bp.max_blocks + k);
-      if (blocks[k].type == BlockType::compressed) bp.items[at++] = slot;
-      else bp.items[bp.wave_chunks * bp.max_blocks - 1 - back++] = slot;
+      if (blocks[k].type == BlockType::compressed) items[at++] = slot;
+      else items[bp.wave_chunks * bp.max_blocks - 1 - back++] = slot;
     }
   }
 
@@ -125,6 +157,27 @@ struct AgentBlockParallel {
     if (g.rank() == 0 && b.sequence_count != 0) {
       atomicAdd(bp.sequence_total, static_cast<unsigned long long>(b.sequence_count));
     }
+  }
+
+  // After B1, one thread per chunk: its weight class (its sequences against
+  // the wave's mean: B1 counted them), and its listed blocks listed again in
+  // that class, in the walk's order, compressed ones from the front and raw
+  // and RLE ones from the back.
+  __device__ __forceinline__ void classify(size_t c, const ClassLists& lists) {
+    const ChunkPlan& plan = bp.plans[c];
+    if (!plan.block_parallel) return;
+    const BlockRecord* blocks = bp.chunk_blocks(c);
+    uint64_t sequences = 0;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < plan.block_count; ++k) {
+      if (blocks[k].type != BlockType::compressed) continue;
+      ++n;
+      sequences += blocks[k].sequence_count;
+    }
+    const uint32_t cls = sequences * bp.wave_chunks > *bp.sequence_total ? 1u : 0u;
+    bp.classes[c] = static_cast<uint8_t>(cls);
+    if (sequences != 0) atomicAdd(lists.sequence_total[cls], static_cast<unsigned long long>(sequences));
+    list_blocks(c, plan.block_count, n, lists.items[cls], lists.item_count[cls], lists.plain_count[cls]);
   }
 
   // B2, one thread per Huffman stream s of listed block `item`, with the
@@ -164,7 +217,7 @@ struct AgentBlockParallel {
   // C2, one warp per chunk.
   __device__ __forceinline__ void place(ResolutionScratch& rs, size_t c) {
     const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel) return;
+    if (!plan.block_parallel || !bp.in_class(c)) return;
     place_blocks(WarpGroup{}, rs, plan, bp.chunk_frames(c), bp.chunk_blocks(c));
   }
 
@@ -179,7 +232,7 @@ struct AgentBlockParallel {
   // C4, one thread per chunk.
   __device__ __forceinline__ void verdict(size_t c) {
     ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel) return;
+    if (!plan.block_parallel || !bp.in_class(c)) return;
     resolve_chunk(plan, bp.chunk_frames(c), bp.chunk_blocks(c), bp.p.out_capacities[bp.first_chunk + c]);
   }
 
@@ -262,7 +315,7 @@ struct AgentBlockParallel {
   // After phase D, one warp per chunk: the checksums and the chunk's status.
   __device__ __forceinline__ void finish(size_t c) {
     const ChunkPlan& plan = bp.plans[c];
-    if (!plan.block_parallel) return;
+    if (!plan.block_parallel || !bp.in_class(c)) return;
     const WarpGroup g;
     const size_t chunk = bp.first_chunk + c;
     const auto* in = static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]);

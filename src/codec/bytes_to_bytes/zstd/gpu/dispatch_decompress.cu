@@ -17,6 +17,9 @@
 // thread block per block, D1 its warps in parts, and in chunks up to
 // kRunsMaxChunkBytes D2 cuts each block into runs, a warp each: every
 // per-block phase otherwise lasts as long as the wave's longest block.
+// After B1 a wave's chunks split in two weight classes (light, heavy: their
+// sequences against the wave's mean), whose phases from B2/B3 on run on
+// the caller's stream and a second one, side by side.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -96,6 +99,114 @@ template <class Kernel>
 Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads, const BlockParallelParams& bp,
                  cudaStream_t stream) {
   return launch(k, (items + per_block - 1) / per_block, threads, stream, bp);
+}
+
+// A second stream for a caller's stream, and the events that fork it from
+// and join it back to the caller's: a wave's weight classes run on the two
+// (decompress_async). One set per host thread, device and caller stream
+// (kSets of them; past that, sets are shared, which only adds waits). Made
+// outside a stream capture, on first use; a capture that finds none runs
+// the classes one after the other on the caller's stream.
+struct ClassStreams {
+  int device = -1;
+  cudaStream_t caller = nullptr;
+  cudaStream_t helper = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+  void release() {
+    if (helper != nullptr) cudaStreamDestroy(helper);
+    if (fork != nullptr) cudaEventDestroy(fork);
+    if (join != nullptr) cudaEventDestroy(join);
+    helper = nullptr, fork = nullptr, join = nullptr, device = -1;
+  }
+  ~ClassStreams() { release(); }
+};
+
+const ClassStreams* class_streams(cudaStream_t caller) {
+  constexpr size_t kSets = 8;
+  thread_local ClassStreams sets[kSets];
+  thread_local size_t used = 0;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  for (size_t i = 0; i < used; ++i) {
+    if (sets[i].device == device && sets[i].caller == caller) return &sets[i];
+  }
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(caller, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  ClassStreams& cs = sets[used < kSets ? used : reinterpret_cast<uintptr_t>(caller) % kSets];
+  if (used >= kSets && cs.device == device) return &cs;  // shared
+  cs.release();
+  if (cudaStreamCreateWithFlags(&cs.helper, cudaStreamNonBlocking) != cudaSuccess ||
+      cudaEventCreateWithFlags(&cs.fork, cudaEventDisableTiming) != cudaSuccess ||
+      cudaEventCreateWithFlags(&cs.join, cudaEventDisableTiming) != cudaSuccess) {
+    cudaGetLastError();
+    cs.release();
+    return nullptr;
+  }
+  cs.device = device;
+  cs.caller = caller;
+  if (used < kSets) ++used;
+  return &cs;
+}
+
+bool classes_requested() {
+  const char* env = std::getenv("ZARRGPU_ZSTD_CLASSES");
+  return env == nullptr || std::strcmp(env, "1") != 0;
+}
+
+// Counters of a wave's walk (set 0) or of weight class k (set k + 1).
+void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
+  uint8_t* at = counters + set * WaveLayout::kCounterStride;
+  bp.item_count = reinterpret_cast<uint32_t*>(at);
+  bp.plain_count = reinterpret_cast<uint32_t*>(at + 4);
+  bp.cross_queue = reinterpret_cast<unsigned long long*>(at + 8);
+  bp.literals_queue = reinterpret_cast<uint32_t*>(at + 16);
+  bp.sequence_total = reinterpret_cast<unsigned long long*>(at + 24);
+  bp.execute_queue = reinterpret_cast<uint32_t*>(at + 32);
+}
+
+// Grids of the phases after B1 that depend on the device, not on the wave.
+struct PhaseGrids {
+  uint64_t cross_resident, literals_resident, execute_resident, summarize_resident, resolve_resident;
+};
+
+// The phases after B1 (B2/B3 to the checksums) of bp's blocks on stream s:
+// a whole wave, or one weight class of it.
+Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, cudaStream_t s) {
+  const uint32_t warps = BpPolicy::kWarpsPerBlock, part_threads = BpPolicy::kPartWarps * 32;
+  const uint64_t n = bp.wave_chunks, slots = n * bp.max_blocks;
+  // D2a: parts of the listed blocks from a queue, at most a thread block per part of a slot.
+  const uint64_t cross = queue_grid(slots * BpPolicy::kCrossParts, g.cross_resident);
+  // Thread blocks for both roles over the wave's block slots (the list is shorter).
+  const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
+  const uint64_t b3 = (slots + BpPolicy::kSequenceBlocks - 1) / BpPolicy::kSequenceBlocks;
+  Result r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
+  if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+  if (r == kSuccess) {
+    r = launch(summarize_parts_kernel<BpPolicy>, queue_grid(slots, g.summarize_resident), part_threads, s, bp);
+  }
+  if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
+  if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+  if (r == kSuccess) {
+    r = launch(resolve_parts_kernel<BpPolicy>, queue_grid(slots, g.resolve_resident), part_threads, s, bp);
+  }
+  if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, BpPolicy::kWalkThreads, BpPolicy::kWalkThreads, bp, s);
+  if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+  if (r == kSuccess) {
+    r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, g.literals_resident), part_threads, s, bp);
+  }
+  if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, bp, s);
+  if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
+  if (r == kSuccess) {
+    r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, bp);
+  }
+  if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
+  return r;
 }
 }  // namespace
 
@@ -190,59 +301,70 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.granules = reinterpret_cast<GranuleEntry*>(carve(layout.granules(wave)));
   bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
   bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+  uint32_t* class_items[kWeightClasses];
+  for (auto& items : class_items) items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+  bp.classes = carve(layout.classes(wave));
+  bp.weight_class = kEveryClass;
   uint8_t* const counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned
-  bp.item_count = reinterpret_cast<uint32_t*>(counters);
-  bp.plain_count = reinterpret_cast<uint32_t*>(counters + 4);
-  bp.cross_queue = reinterpret_cast<unsigned long long*>(counters + 8);
-  bp.literals_queue = reinterpret_cast<uint32_t*>(counters + 16);
-  bp.sequence_total = reinterpret_cast<unsigned long long*>(counters + 24);
-  bp.execute_queue = reinterpret_cast<uint32_t*>(counters + 32);
+  set_counters(bp, counters, 0);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
-  const uint64_t cross_resident = resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32);
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
-  const uint64_t literals_resident = resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads);
-  const uint64_t execute_resident = resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads);
-  const uint64_t summarize_resident = resident_thread_blocks(summarize_parts_kernel<BpPolicy>, part_threads);
-  const uint64_t resolve_resident = resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads);
+  const PhaseGrids grids{resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),
+                         resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads),
+                         resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads),
+                         resident_thread_blocks(summarize_parts_kernel<BpPolicy>, part_threads),
+                         resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads)};
+  // Weight classes: the phases after B1 of the light chunks (as many
+  // sequences as the wave's mean or fewer) and of the heavy ones on two
+  // streams. Those phases each last as long as their longest block or
+  // chunk; the light chunks' run while the heavy chunks' B3 still decodes
+  // (level 19: 7,300 sequences a 64 KiB chunk at the median, 16,000 at
+  // most). Decoding the classes as separate calls on two streams promised
+  // level 19 64 KiB +7.7%, level 9 64 and 256 KiB +12%, level 3 1 MiB +11%
+  // (bench/zstd_gpu/split_probe.cpp); these classes, against none
+  // (ab_many.sh, H200, 2026-11-22 20:39 UTC): level 9 +6..10% at 64 KiB-1
+  // MiB, level 1 256 KiB +7%, level 19 64 KiB +4%, 256 KiB +2%, 1 MiB -3%.
+  const ClassStreams* cs = classes_requested() ? class_streams(s) : nullptr;
+  BlockParallelParams by_class[kWeightClasses];
+  ClassLists lists{};
+  for (uint32_t k = 0; k < kWeightClasses; ++k) {
+    by_class[k] = bp;
+    by_class[k].items = class_items[k];
+    by_class[k].weight_class = k;
+    set_counters(by_class[k], counters, k + 1);
+    lists.items[k] = by_class[k].items;
+    lists.item_count[k] = by_class[k].item_count;
+    lists.plain_count[k] = by_class[k].plain_count;
+    lists.sequence_total[k] = by_class[k].sequence_total;
+  }
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
     bp.first_chunk = first;
     bp.wave_chunks = n;
     bp.p = params;
     const uint64_t slots = uint64_t{n} * bp.max_blocks;
-    // D2a: parts of the listed blocks from a queue, at most a thread block per part of a slot.
-    const uint64_t cross = queue_grid(slots * BpPolicy::kCrossParts, cross_resident);
-    Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, 36, s));
+    Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, WaveLayout::kCounterBytes, s));
     // D1 sets the bits of the granule index's match ends (block_execution.hpp).
     if (r == kSuccess) {
       r = static_cast<Result>(cudaMemsetAsync(bp.granules, 0, n * layout.granules_per_chunk() * sizeof(GranuleEntry), s));
     }
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    // Thread blocks for both roles over the wave's block slots (the list is shorter).
-    const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
-    const uint64_t b3 = (slots + BpPolicy::kSequenceBlocks - 1) / BpPolicy::kSequenceBlocks;
-    if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
-    if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) {
-      r = launch(summarize_parts_kernel<BpPolicy>, queue_grid(slots, summarize_resident), part_threads, s, bp);
+    if (cs != nullptr && n > 1) {
+      if (r == kSuccess) r = launch(classify_kernel<BpPolicy>, (n + walk - 1) / walk, walk, s, bp, lists);
+      if (r == kSuccess) r = static_cast<Result>(cudaEventRecord(cs->fork, s));
+      if (r == kSuccess) r = static_cast<Result>(cudaStreamWaitEvent(cs->helper, cs->fork, 0));
+      for (uint32_t k = kWeightClasses; r == kSuccess && k-- > 0;) {  // the heavy class first
+        by_class[k].first_chunk = first;
+        by_class[k].wave_chunks = n;
+        by_class[k].p = params;
+        r = enqueue_after_tables(by_class[k], grids, k == 0 ? s : cs->helper);
+      }
+      if (r == kSuccess) r = static_cast<Result>(cudaEventRecord(cs->join, cs->helper));
+      if (r == kSuccess) r = static_cast<Result>(cudaStreamWaitEvent(s, cs->join, 0));
+    } else if (r == kSuccess) {
+      r = enqueue_after_tables(bp, grids, s);
     }
-    if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) {
-      r = launch(resolve_parts_kernel<BpPolicy>, queue_grid(slots, resolve_resident), part_threads, s, bp);
-    }
-    if (r == kSuccess) r = launch_bp(verdict_kernel<BpPolicy>, n, walk, walk, bp, s);
-    if (r == kSuccess) r = launch_bp(literals_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) {
-      r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, literals_resident), part_threads, s, bp);
-    }
-    if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, bp, s);
-    if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (r == kSuccess) {
-      r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, execute_resident), part_threads, s, bp);
-    }
-    if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
     if (r != kSuccess) return r;
     // The chunks the walk left to the one-warp kernel.
     DecompressParams rest = params;

@@ -56,6 +56,13 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) walk_kernel(BlockParalle
   run_per_chunk<Policy, &AgentBlockParallel::walk>(bp);
 }
 
+// After B1: each chunk's weight class and its blocks listed in it.
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kWalkThreads) classify_kernel(BlockParallelParams bp, ClassLists lists) {
+  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
+  if (c < bp.wave_chunks) AgentBlockParallel{bp}.classify(c, lists);
+}
+
 // B1: a warp per listed compressed block, building tables in a shared Workspace.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) tables_kernel(BlockParallelParams bp) {

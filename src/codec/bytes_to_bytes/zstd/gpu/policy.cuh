@@ -6,6 +6,11 @@
 
 namespace zarrgpu::zstd::gpu {
 
+// Weight classes of a block-parallel wave (dispatch_decompress.cu): light
+// chunks and heavy ones, whose phases after B1 run side by side on two
+// streams.
+inline constexpr uint32_t kWeightClasses = 2;
+
 struct DecompressPolicySm90 {
   static constexpr int kWarpsPerBlock = 4;
   static constexpr int kThreads = kWarpsPerBlock * 32;

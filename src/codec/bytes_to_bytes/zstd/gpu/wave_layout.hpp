@@ -36,11 +36,16 @@ struct WaveLayout {
   uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes); }
   uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(GranuleEntry)); }
   uint64_t entropy(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockEntropy)); }
+  // The walk's list of blocks, and each weight class's.
   uint64_t items(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(uint32_t)); }
+  uint64_t classes(uint64_t chunks) const { return align_up(chunks); }
+  // The walk's counters and each class's, kCounterStride bytes apart.
+  static constexpr uint64_t kCounterStride = 64;
   static constexpr uint64_t kCounterBytes = 256;
+  static_assert((1 + kWeightClasses) * kCounterStride <= kCounterBytes, "a set of counters per class");
   uint64_t bytes(uint64_t chunks) const {
     return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks) +
-           entropy(chunks) + items(chunks) + kCounterBytes;
+           entropy(chunks) + (1 + kWeightClasses) * items(chunks) + classes(chunks) + kCounterBytes;
   }
   // Chunks per wave in temp_bytes of scratch (0: not even one fits): the
   // most w with bytes(w) <= temp_bytes, so that a temp sized by bytes(n)
