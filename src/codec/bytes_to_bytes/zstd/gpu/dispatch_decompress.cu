@@ -324,7 +324,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // (bench/zstd_gpu/split_probe.cpp); these classes, against none
   // (ab_many.sh, H200, 2026-11-22 20:39 UTC): level 9 +6..10% at 64 KiB-1
   // MiB, level 1 256 KiB +7%, level 19 64 KiB +4%, 256 KiB +2%, 1 MiB -3%.
-  const ClassStreams* cs = classes_requested() ? class_streams(s) : nullptr;
+  const ClassStreams* cs = options.weight_classes && classes_requested() ? class_streams(s) : nullptr;
   BlockParallelParams by_class[kWeightClasses];
   ClassLists lists{};
   for (uint32_t k = 0; k < kWeightClasses; ++k) {

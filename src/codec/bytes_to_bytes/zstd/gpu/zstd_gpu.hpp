@@ -44,6 +44,11 @@ struct DecompressOptions {
   // Block-parallel scratch of one wave of chunks (0: 8 GiB); a batch that
   // needs more is decoded wave after wave. Bounds get_decompress_temp_size.
   size_t wave_temp_bytes = 0;
+  // Block parallel: run each wave's light and heavy chunks (by sequence
+  // count) side by side on the caller's stream and a second one
+  // (dispatch_decompress.cu). A caller that keeps several batches in flight
+  // on streams of its own overlaps them already and may do better without.
+  bool weight_classes = true;
 };
 
 // Whether decompress_async and get_decompress_temp_size run the
