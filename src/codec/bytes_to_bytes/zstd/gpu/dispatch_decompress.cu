@@ -58,14 +58,15 @@ uint64_t resident_thread_blocks(Kernel k, int threads) {
 
 // Listed blocks that B2 and B3 run in one round on the current device:
 // entropy_kernel's resident thread blocks, each taking kStreamBlocks
-// blocks in B2's role or kSequenceBlocks in B3's, the smaller. Both roles
+// blocks in B2's role or kSequenceBlocks (long blocks: kLongSequenceBlocks)
+// in B3's, the smallest. Both roles
 // are latency-bound (each lane one long serial chain), so a wave of a few
 // more blocks than a round costs a whole second round; waves are sized in
 // whole rounds. (A round of both roles resident at once would halve the
 // waves: each wave then pays the other phases' tails twice as often.)
 uint64_t entropy_round_blocks() {
-  constexpr uint64_t per = BpPolicy::kStreamBlocks < BpPolicy::kSequenceBlocks ? BpPolicy::kStreamBlocks
-                                                                                : BpPolicy::kSequenceBlocks;
+  constexpr uint64_t per = BpPolicy::kStreamBlocks < BpPolicy::kLongSequenceBlocks ? BpPolicy::kStreamBlocks
+                                                                                    : BpPolicy::kLongSequenceBlocks;
   return resident_thread_blocks(entropy_kernel<BpPolicy>, 32) * per;
 }
 
@@ -184,7 +185,7 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
   const uint64_t cross = queue_grid(slots * BpPolicy::kCrossParts, g.cross_resident);
   // Thread blocks for both roles over the wave's block slots (the list is shorter).
   const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
-  const uint64_t b3 = (slots + BpPolicy::kSequenceBlocks - 1) / BpPolicy::kSequenceBlocks;
+  const uint64_t b3 = (slots + BpPolicy::kLongSequenceBlocks - 1) / BpPolicy::kLongSequenceBlocks;
   Result r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
   if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
   if (r == kSuccess) {

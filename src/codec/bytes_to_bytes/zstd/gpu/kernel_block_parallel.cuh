@@ -104,7 +104,8 @@ __device__ __forceinline__ void literals_streams_role(const BlockParallelParams&
 }
 
 // B3: a lane per listed block, kSequenceBlocks of them per thread block
-// (the other lanes help copy), with their FSE tables copied to shared
+// (kLongSequenceBlocks where the wave's blocks are long; the other lanes
+// help copy), with their FSE tables copied to shared
 // memory first (from global memory every lookup of the serial chain risked
 // an L1 miss), packed to 2 bytes a state.
 template <class Policy>
@@ -115,16 +116,16 @@ struct SequencesShared {
 };
 
 template <class Policy>
-__device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, uint32_t role_block,
+__device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, uint32_t role_block, uint32_t lanes,
                                                SequencesShared<Policy>& sh) {
-  constexpr uint32_t kBlocks = Policy::kSequenceBlocks;
-  static_assert(kBlocks <= 32, "a lane per block");
+  static_assert(Policy::kSequenceBlocks <= 32 && Policy::kLongSequenceBlocks <= Policy::kSequenceBlocks,
+                "a lane per block, the tables of the most");
   const uint32_t count = *bp.item_count;
-  const uint32_t first = role_block * kBlocks;
+  const uint32_t first = role_block * lanes;
   if (first >= count) return;
   const uint32_t lane = threadIdx.x;
   fill_length_code_tables(LaneGroup<32>{lane}, sh.codes);
-  const uint32_t n = count - first < kBlocks ? count - first : kBlocks;
+  const uint32_t n = count - first < lanes ? count - first : lanes;
   for (uint32_t j = 0; j < n; ++j) {
     const uint32_t slot = bp.items[first + j];
     if (!has_sequences_to_decode(bp.blocks[slot])) continue;  // fse_log[] unset
@@ -158,8 +159,10 @@ __global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp) {
   __shared__ EntropyShared<Policy> sh;
   const uint32_t count = *bp.item_count;
   const uint32_t streams = (count + Policy::kStreamBlocks - 1) / Policy::kStreamBlocks;
-  const uint32_t sequences = (count + Policy::kSequenceBlocks - 1) / Policy::kSequenceBlocks;
-  if (blockIdx.x < sequences) sequences_role<Policy>(bp, blockIdx.x, sh.sequences);
+  const uint32_t lanes = bp.blocks_in_parts<Policy::kPartedSequences>() ? Policy::kLongSequenceBlocks
+                                                                        : Policy::kSequenceBlocks;
+  const uint32_t sequences = (count + lanes - 1) / lanes;
+  if (blockIdx.x < sequences) sequences_role<Policy>(bp, blockIdx.x, lanes, sh.sequences);
   else if (blockIdx.x - sequences < streams) literals_streams_role<Policy>(bp, blockIdx.x - sequences, sh.streams);
 }
 

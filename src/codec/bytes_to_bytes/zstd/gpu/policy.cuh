@@ -43,6 +43,14 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // B3 is bound by the chains an SM holds, 6 x 13 = 78 (with 7 lanes, 42:
   // 256 KiB and 1 MiB at levels 9 and 19 were 2.5-3% slower, H200).
   static constexpr uint32_t kSequenceBlocks = 13;
+  // B3's blocks per thread block where the wave's blocks are long (as D1 in
+  // parts below): the lanes of a warp each run their own chain, and a warp
+  // runs every refill that any of its lanes needs. Level 19 64 KiB: the
+  // heaviest chunk alone decodes its sequences in 2.5 ms, amid the wave's
+  // 4,096 in 4.0 ms (ncu, H200); 8 lanes a warp instead of 13 gained 5.1%
+  // there, 6 lanes no more, and level 9 64 KiB (short blocks, more of them
+  // than a round of 8) lost 3% (ab_many.sh, 2026-11-22 20:57 UTC).
+  static constexpr uint32_t kLongSequenceBlocks = 8;
   // D1: a wave whose compressed blocks average this many sequences or more
   // runs each of them by the warps of a thread block, in parts.
   static constexpr uint32_t kPartedSequences = 2048;
