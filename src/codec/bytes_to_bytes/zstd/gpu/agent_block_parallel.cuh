@@ -84,14 +84,15 @@ struct BlockParallelParams {
   __device__ __forceinline__ bool blocks_in_parts() const {
     return *sequence_total >= static_cast<unsigned long long>(kParted) * *item_count;
   }
-  // Whether D2 runs them in runs as well (decoder/block_execution.hpp),
-  // only in chunks of at most kRunsMaxChunk bytes: at level 19 D2b's runs
-  // gained 5% at 64 and 256 KiB, but at 1 MiB (8 blocks a chunk, walks
-  // through more history) D2a's walks for bytes before the runs cost 5%
-  // more than D2b saved (ab_many.sh, H200, 2026-11-22).
-  template <uint32_t kParted, uint64_t kRunsMaxChunk>
+  // Whether D2 runs them in runs (decoder/block_execution.hpp): where they
+  // average kRuns sequences or more, only in chunks of at most
+  // kRunsMaxChunk bytes: at level 19 D2b's runs gained 5% at 64 and 256
+  // KiB, but at 1 MiB (8 blocks a chunk, walks through more history) D2a's
+  // walks for bytes before the runs cost 5% more than D2b saved (ab_many.sh,
+  // H200, 2026-11-22).
+  template <uint32_t kRuns, uint64_t kRunsMaxChunk>
   __device__ __forceinline__ bool blocks_in_runs() const {
-    return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kParted>();
+    return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();
   }
   // The slot of listed raw or RLE block j (j < *plain_count).
   __device__ __forceinline__ uint32_t plain_item(uint32_t j) const {

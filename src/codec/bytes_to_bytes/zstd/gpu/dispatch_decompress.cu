@@ -14,8 +14,9 @@
 // for the chunks the walk left to it (no block, or more records or scratch
 // than the wave has room for: statuses stay exact). Where a wave's blocks
 // are long (>= kPartedSequences on average: level 19), C1 and C3 take a
-// thread block per block, D1 its warps in parts, and in chunks up to
-// kRunsMaxChunkBytes D2 cuts each block into runs, a warp each: every
+// thread block per block, B3 takes fewer lanes a warp, D1 its warps in
+// parts, and where they are longer still (>= kRunsSequences) in chunks up
+// to kRunsMaxChunkBytes D2 cuts each block into runs, a warp each: every
 // per-block phase otherwise lasts as long as the wave's longest block.
 // After B1 a wave's chunks split in two weight classes (light, heavy: their
 // sequences against the wave's mean), whose phases from B2/B3 on run on

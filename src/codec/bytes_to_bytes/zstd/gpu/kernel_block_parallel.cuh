@@ -290,7 +290,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
   __shared__ uint32_t next_sequence;
   constexpr uint32_t kParts = Policy::kCrossParts;
   // D2b's runs of a block (execute_runs_kernel), or the whole block.
-  const uint32_t runs = bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()
+  const uint32_t runs = bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()
                             ? Policy::kPartWarps : kWholeBlock;
   for_each_queued(bp.cross_queue, static_cast<unsigned long long>(*bp.item_count) * kParts,
                   [&](unsigned long long w) {
@@ -300,21 +300,21 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
 }
 
 // Phase D2b, as D1 (literals_kernel): a warp per listed compressed block;
-// or, when the wave's blocks average Policy::kPartedSequences sequences or
+// or, when the wave's blocks average Policy::kRunsSequences sequences or
 // more and chunks are at most Policy::kRunsMaxChunkBytes,
 // execute_runs_kernel, where a thread block takes a listed block from
 // a queue and each of its warps one run of the block's sequences (D2a
 // wrote the match bytes that read before their run).
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
-  if (bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()) return;
+  if (bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
   run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute>(bp);
 }
 
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
     execute_runs_kernel(BlockParallelParams bp) {
-  if (!bp.blocks_in_runs<Policy::kPartedSequences, Policy::kRunsMaxChunkBytes>()) return;
+  if (!bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
   __shared__ InBlockBatch batch[Policy::kPartWarps];
   for_each_queued(bp.execute_queue, *bp.item_count, [&](uint32_t u) {
     AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps);

@@ -56,9 +56,15 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kPartedSequences = 2048;
   // D1 cuts such blocks into parts, D2 (D2a, D2b) into runs, of a warp
   // each, kPartWarps of them in a thread block; D2 only in chunks of at
-  // most kRunsMaxChunkBytes.
+  // most kRunsMaxChunkBytes whose blocks are longer still.
   static constexpr uint32_t kPartWarps = 4;
   static constexpr uint64_t kRunsMaxChunkBytes = 256 * 1024;
+  // D2 in runs only where the blocks average kRunsSequences or more: level 9
+  // at 256 KiB (~4,000 a block) lost 8% to the runs' D2a walks; against
+  // runs from 2,048, 6,144 gained 8.9% there, level 19 64 KiB -1.1%, 256
+  // KiB +1.2% (ab_many.sh, 3 rounds, H200, 2026-11-22 21:14 UTC).
+  static constexpr uint32_t kRunsSequences = 6144;
+  static_assert(kRunsSequences >= kPartedSequences, "D2 in runs where D1 runs in parts");
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
   // Phase D2a: warps sharing a part of one block's sequences, and thread
