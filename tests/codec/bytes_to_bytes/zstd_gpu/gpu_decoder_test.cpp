@@ -43,8 +43,11 @@ struct BatchResult {
 // Decodes all cases in one decompress_async call (optionally through a CUDA graph).
 // block_parallel: the block-parallel path, with temp for `wave_chunks` chunks
 // (0: as many as get_decompress_temp_size asks for), so that waves are tested.
+// prime: decode the batch once on the stream before capturing it, so that
+// the decoder has made the stream for its weight classes (it makes none
+// during a capture) and the captured graph forks and joins it.
 void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false, bool block_parallel = false,
-               size_t wave_chunks = 0) {
+               size_t wave_chunks = 0, bool prime = false) {
   const size_t n = cases.size();
   size_t in_total = 0, out_total = 0;
   std::vector<size_t> in_off(n), out_off(n);
@@ -99,6 +102,16 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   if (use_graph) {
     cudaGraph_t graph;
     cudaGraphExec_t exec;
+    if (prime) {
+      ASSERT_EQ(zg::decompress_async(reinterpret_cast<const void* const*>(d_in_ptrs), d_in_sizes, d_out_ptrs, d_caps,
+                                     d_sizes, d_status, n, d_temp, temp_bytes, opts, stream),
+                zg::kSuccess);
+      CUDA_OK(cudaStreamSynchronize(stream));
+      // The graph must write every byte itself: back to the guard pattern, statuses cleared.
+      CUDA_OK(cudaMemcpy(d_out, h_out.data(), h_out.size(), cudaMemcpyHostToDevice));
+      CUDA_OK(cudaMemset(d_status, 0xFF, n * sizeof(Status)));
+      CUDA_OK(cudaMemset(d_sizes, 0xFF, n * sizeof(size_t)));
+    }
     CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     ASSERT_EQ(zg::decompress_async(reinterpret_cast<const void* const*>(d_in_ptrs), d_in_sizes, d_out_ptrs, d_caps,
                                    d_sizes, d_status, n, d_temp, temp_bytes, opts, stream),
@@ -356,6 +369,20 @@ TEST(ZstdGpuBlockParallel, WavesAndGraphCapture) {
   cases.resize(40);
   BatchResult r;
   run_batch(cases, &r, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/3);
+  if (HasFatalFailure()) return;
+  expect_bit_exact(cases, r);
+}
+
+// The same, captured after a first decode on the stream: each wave's weight
+// classes (light and heavy chunks: levels -5 to 22 differ widely in
+// sequences) fork to the decoder's second stream and join back inside the
+// graph; replayed twice.
+TEST(ZstdGpuBlockParallel, WeightClassesUnderGraphCapture) {
+  SKIP_WITHOUT_GPU();
+  std::vector<Case> cases = multi_block_corpus();
+  cases.resize(60);
+  BatchResult r;
+  run_batch(cases, &r, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
 }
