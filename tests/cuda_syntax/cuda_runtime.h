@@ -117,6 +117,7 @@ __device__ unsigned __shfl_sync(unsigned mask, unsigned v, int src, int width = 
 __device__ unsigned __shfl_up_sync(unsigned mask, unsigned v, unsigned delta, int width = 32);
 __device__ int __any_sync(unsigned mask, int p);
 __device__ unsigned __ballot_sync(unsigned mask, int p);
+__device__ unsigned __match_any_sync(unsigned mask, unsigned value);
 __device__ void __nanosleep(unsigned ns);
 __device__ void __threadfence();
 __device__ unsigned long long atomicAdd(unsigned long long*, unsigned long long);

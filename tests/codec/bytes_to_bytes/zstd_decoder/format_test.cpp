@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -166,6 +167,67 @@ TEST(ZstdFormat, PackedFseEntriesUnpackToTheirTables) {
     }
     ASSERT_TRUE(build_fse_table(norm, symbols, log, table)) << trial;
     expect_packs(table, log, "random " + std::to_string(trial));
+  }
+}
+
+// build_fse_table_group (B1's FSE tables, a warp at a time on the GPU) gives
+// build_fse_table's table for every rank count: host threads that meet at
+// each sync stand in for the warp's lanes. Predefined distributions and
+// random ones of every accuracy log, with zero and "less than 1"
+// probabilities, and tables whose every symbol is "less than 1".
+template <uint32_t N>
+void expect_group_build_matches(const int16_t* norm, uint32_t symbols, uint32_t log, const std::string& what) {
+  int16_t serial_norm[kFseBuildSymbols];
+  std::copy(norm, norm + symbols, serial_norm);
+  std::vector<FseEntry> serial(1u << log), group(1u << log, FseEntry{0xFFFF, 0xFF, 0xFF});
+  ASSERT_TRUE(build_fse_table(serial_norm, symbols, log, serial.data())) << what;
+  FseBuildScratch sc{};
+  std::atomic<int> failed{0};
+  run_group<N>([&](auto g) {
+    if (!build_fse_table_group(g, norm, symbols, log, group.data(), sc)) failed = 1;
+  });
+  ASSERT_EQ(failed.load(), 0) << what;
+  for (uint32_t u = 0; u < (1u << log); ++u) {
+    ASSERT_EQ(group[u].symbol, serial[u].symbol) << what << " ranks " << N << " state " << u;
+    ASSERT_EQ(group[u].nb_bits, serial[u].nb_bits) << what << " ranks " << N << " state " << u;
+    ASSERT_EQ(group[u].base, serial[u].base) << what << " ranks " << N << " state " << u;
+  }
+}
+
+TEST(ZstdFormat, GroupBuiltFseTablesMatchTheSerialBuild) {
+  int16_t norm[kFseBuildSymbols];
+  for (auto code : {SequenceCode::literals_length, SequenceCode::offset, SequenceCode::match_length}) {
+    for (uint32_t s = 0; s < predefined_symbols(code); ++s) norm[s] = predefined_probability(code, s);
+    const std::string what = "predefined " + std::to_string(static_cast<int>(code));
+    expect_group_build_matches<32>(norm, predefined_symbols(code), predefined_log(code), what);
+    expect_group_build_matches<5>(norm, predefined_symbols(code), predefined_log(code), what);
+    expect_group_build_matches<1>(norm, predefined_symbols(code), predefined_log(code), what);
+  }
+  for (uint32_t s = 0; s < 32; ++s) norm[s] = -1;  // every symbol "less than 1": nothing to spread
+  expect_group_build_matches<32>(norm, 32, 5, "all less than 1");
+  Rng rng(17);
+  for (int trial = 0; trial < 120; ++trial) {
+    const uint32_t log = 5 + rng.below(5), symbols = 1 + rng.below(53);
+    int32_t left = (1 << log);
+    for (uint32_t s = 0; s < symbols; ++s) {
+      norm[s] = rng.below(4) == 0 ? int16_t{0} : int16_t{-1};
+      left -= norm[s] == -1 ? 1 : 0;
+    }
+    if (left < 0) continue;
+    norm[rng.below(symbols)] = 0;  // at least one symbol takes the rest
+    while (left > 0) {
+      const uint32_t s = rng.below(symbols);
+      const int32_t add = 1 + static_cast<int32_t>(rng.below(static_cast<uint32_t>(left)));
+      norm[s] = static_cast<int16_t>((norm[s] < 0 ? 1 : norm[s]) + add);
+      left -= add;
+    }
+    // "less than 1" symbols count one cell each; a symbol left at 0 has none.
+    int32_t total = 0;
+    for (uint32_t s = 0; s < symbols; ++s) total += norm[s] < 0 ? 1 : norm[s];
+    if (total != (1 << log)) continue;
+    const std::string what = "random " + std::to_string(trial);
+    expect_group_build_matches<32>(norm, symbols, log, what);
+    expect_group_build_matches<7>(norm, symbols, log, what);
   }
 }
 

@@ -39,6 +39,15 @@ struct ThreadGroup {
     return m;
   }
   bool any(bool p) const { return ballot(p) != 0; }
+  // Bit k set when rank k's v equals this rank's, as __match_any_sync.
+  uint32_t match_any(uint32_t v) const {
+    sh->slot[r] = v;
+    sync();
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < N; ++k) m |= (static_cast<uint32_t>(sh->slot[k]) == v ? 1u : 0u) << k;
+    sync();
+    return m;
+  }
   uint32_t broadcast(uint32_t v) const { return static_cast<uint32_t>(shuffle64(v, 0)); }
   uint32_t inclusive_sum(uint32_t v) const {
     sh->slot[r] = v;

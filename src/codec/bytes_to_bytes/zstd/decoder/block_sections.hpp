@@ -228,7 +228,11 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
   uint32_t code = 0;
   g.sync();
   if (g.rank() == 0) {
+    // The FSE tables are built below by the whole group.
+    ws.defer_fse_builds = true;
+    ws.scratch.deferred.count = 0;
     code = static_cast<uint32_t>(read_sequences_header_from(ws, seq_src, seq_size, chunk, blocks, b, &sh));
+    ws.defer_fse_builds = false;
     if (code == static_cast<uint32_t>(Status::ok)) {
       b.sequence_count = sh.count;
       WindowBitReader br;
@@ -247,6 +251,11 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
   const uint32_t count = g.broadcast(sh.count);
   if (count != 0) {
     g.sync();
+    DeferredFseBuilds& d = ws.scratch.deferred;
+    for (uint32_t k = 0; k < d.count; ++k) {
+      // Cannot fail: read_sequence_table() recorded only counts that fill their table.
+      build_fse_table_group(g, d.norm[k], d.symbols[k], d.log[k], fse_table(ws, d.code[k]), d.build);
+    }
     copy_sequence_tables(g, e.sequences, ws);
   }
   g.sync();

@@ -172,6 +172,7 @@ ZARRGPU_HD Status decode_chunk(G g, Workspace& ws, const uint8_t* src, size_t sr
 // Puts a fresh workspace in its initial state (rank 0 only).
 ZARRGPU_HD_INLINE void reset_workspace(Workspace& ws) {
   ws.huffman_valid = false;
+  ws.defer_fse_builds = false;
   ws.huffman_log = 0;
   for (int c = 0; c < 3; ++c) {
     ws.fse_kind[c] = TableKind::none;

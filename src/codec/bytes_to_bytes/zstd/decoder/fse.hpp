@@ -152,6 +152,93 @@ ZARRGPU_HD_INLINE bool build_fse_table(int16_t* norm, uint32_t symbols, uint32_t
   return true;
 }
 
+// What build_fse_table_group's ranks share: per symbol, the first of its
+// cells in spread order and its next-state counter.
+inline constexpr uint32_t kFseBuildSymbols = 64;  // the sequence codes' 53 and the Huffman weights' 13
+struct FseBuildScratch {
+  uint16_t start[kFseBuildSymbols + 1];
+  uint16_t next[kFseBuildSymbols];
+  int32_t high;  // the last cell spread over; "less than 1" symbols above it
+  bool ok;
+};
+
+// build_fse_table() by a group (group.hpp; every rank calls it): the same
+// table for counts that fill it exactly (every described or predefined
+// distribution does), else false. Serial, a cell's next-state counter waits
+// on the cell before it (a shared-memory read and write per cell, 3 x 512
+// cells a level-19 block); here the ranks take cells G::kSize at a time.
+// The spread: cell i of the step's cycle is (i * step) & mask, and the
+// cells at or below `high` take the symbols in order, so rank r finds its
+// symbol from the count of such cells before it (a ballot) and the
+// symbols' starts. The next states: a cell's counter is its symbol's
+// counter plus the cells of that symbol before it in the same G::kSize
+// (match_any). symbols <= kFseBuildSymbols.
+template <class G, class Entry>
+ZARRGPU_HD_INLINE bool build_fse_table_group(G g, const int16_t* norm, uint32_t symbols, uint32_t log, Entry* table,
+                                             FseBuildScratch& sc) {
+  const uint32_t table_size = 1u << log;
+  const uint32_t mask = table_size - 1;
+  if (g.rank() == 0) {
+    int32_t high = static_cast<int32_t>(table_size) - 1;
+    uint32_t cells = 0;
+    bool ok = symbols <= kFseBuildSymbols;
+    for (uint32_t s = 0; ok && s < symbols; ++s) {
+      sc.start[s] = static_cast<uint16_t>(cells);
+      if (norm[s] == -1) {
+        if (high < 0) ok = false;
+        else table[high--].symbol = static_cast<uint8_t>(s);
+        sc.next[s] = 1;
+      } else {
+        cells += static_cast<uint32_t>(norm[s] > 0 ? norm[s] : 0);
+        sc.next[s] = static_cast<uint16_t>(norm[s] > 0 ? norm[s] : 0);
+      }
+    }
+    if (ok) sc.start[symbols] = static_cast<uint16_t>(cells);
+    sc.high = high;
+    sc.ok = ok && static_cast<int64_t>(cells) == static_cast<int64_t>(high) + 1;
+  }
+  g.sync();
+  if (!sc.ok) return false;
+  const int32_t high = sc.high;
+  const uint32_t step = (table_size >> 1) + (table_size >> 3) + 3;
+  const uint32_t below = (1u << g.rank()) - 1u;  // ranks before this one
+  uint32_t placed = 0;
+  for (uint32_t i0 = 0; i0 < table_size; i0 += G::kSize) {
+    const uint32_t i = i0 + g.rank();
+    const uint32_t position = (i * step) & mask;
+    const bool spread = i < table_size && static_cast<int32_t>(position) <= high;
+    const uint32_t votes = g.ballot(spread);
+    if (spread) {
+      const uint32_t k = placed + popcount32(votes & below);
+      uint32_t lo = 0, hi = symbols;  // the symbol s with start[s] <= k < start[s + 1]
+      while (hi - lo > 1) {
+        const uint32_t mid = (lo + hi) / 2;
+        if (sc.start[mid] <= k) lo = mid;
+        else hi = mid;
+      }
+      table[position].symbol = static_cast<uint8_t>(lo);
+    }
+    placed += popcount32(votes);
+  }
+  g.sync();
+  for (uint32_t u0 = 0; u0 < table_size; u0 += G::kSize) {
+    const uint32_t u = u0 + g.rank();
+    const uint32_t s = u < table_size ? table[u].symbol : ~0u;
+    const uint32_t peers = g.match_any(s);
+    const uint32_t next = u < table_size ? sc.next[s] + popcount32(peers & below) : 0;
+    g.sync();
+    if (u < table_size && (peers & below) == 0) sc.next[s] = static_cast<uint16_t>(sc.next[s] + popcount32(peers));
+    g.sync();
+    if (u < table_size) {
+      const uint32_t nb = log - highbit32(next);
+      table[u].nb_bits = static_cast<uint8_t>(nb);
+      table[u].base = static_cast<uint16_t>((next << nb) - table_size);
+    }
+  }
+  g.sync();
+  return true;
+}
+
 // A one-state table that always emits `symbol` and reads no bits (RLE mode).
 ZARRGPU_HD_INLINE void build_fse_rle_table(uint8_t symbol, FseEntry* table) {
   table[0] = FseEntry{0, 0, symbol};

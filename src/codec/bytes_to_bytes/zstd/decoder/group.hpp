@@ -17,6 +17,8 @@ struct SerialGroup {
   ZARRGPU_HD_INLINE bool any(bool p) const { return p; }
   // Bit r set when rank r's p holds.
   ZARRGPU_HD_INLINE uint32_t ballot(bool p) const { return p ? 1u : 0u; }
+  // Bit r set when rank r's v equals this rank's.
+  ZARRGPU_HD_INLINE uint32_t match_any(uint32_t /*v*/) const { return 1u; }
   // Sum of v over ranks 0..rank().
   ZARRGPU_HD_INLINE uint32_t inclusive_sum(uint32_t v) const { return v; }
   // Value of `v` held by rank `src` (only rank 0 exists here).

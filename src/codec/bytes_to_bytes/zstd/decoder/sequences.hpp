@@ -17,6 +17,22 @@ struct SequencesHeader {
   uint32_t header_size;     // Number_of_Sequences, modes byte and table descriptions
 };
 
+// Table c from the counts in ws.scratch.norm, or, with ws.defer_fse_builds,
+// those counts recorded for the group to build (the counts of a description
+// or a predefined distribution always fill the table, so a deferred build
+// cannot fail where this one would not).
+ZARRGPU_HD_INLINE bool build_or_defer_fse_table(Workspace& ws, uint32_t c, uint32_t symbols, uint32_t log) {
+  if (!ws.defer_fse_builds) return build_fse_table(ws.scratch.norm, symbols, log, fse_table(ws, c));
+  DeferredFseBuilds& d = ws.scratch.deferred;
+  if (d.count >= 3 || symbols > kFseBuildSymbols) return false;
+  for (uint32_t s = 0; s < symbols; ++s) d.norm[d.count][s] = ws.scratch.norm[s];  // `parsing`
+  d.code[d.count] = c;
+  d.symbols[d.count] = symbols;
+  d.log[d.count] = log;
+  ++d.count;
+  return true;
+}
+
 // One table of the three (§3.1.1.3.2.2). Returns bytes used, or -1.
 ZARRGPU_HD_INLINE int64_t read_sequence_table(Workspace& ws, SequenceCode code, TableMode mode,
                                               const uint8_t* src, size_t size) {
@@ -27,7 +43,7 @@ ZARRGPU_HD_INLINE int64_t read_sequence_table(Workspace& ws, SequenceCode code, 
       if (ws.fse_kind[c] != TableKind::predefined) {
         const uint32_t n = predefined_symbols(code);
         for (uint32_t s = 0; s < n; ++s) ws.scratch.norm[s] = predefined_probability(code, s);
-        build_fse_table(ws.scratch.norm, n, predefined_log(code), table);
+        build_or_defer_fse_table(ws, c, n, predefined_log(code));
         ws.fse_kind[c] = TableKind::predefined;
         ws.fse_log[c] = predefined_log(code);
       }
@@ -46,7 +62,7 @@ ZARRGPU_HD_INLINE int64_t read_sequence_table(Workspace& ws, SequenceCode code, 
           read_fse_description(src, size, max_symbol(code), max_log(code), ws.scratch.norm, &symbols, &log);
       if (used == 0 || used > size) return -1;
       ws.fse_kind[c] = TableKind::none;
-      if (!build_fse_table(ws.scratch.norm, symbols, log, table)) return -1;
+      if (!build_or_defer_fse_table(ws, c, symbols, log)) return -1;
       ws.fse_kind[c] = TableKind::built;
       ws.fse_log[c] = log;
       return static_cast<int64_t>(used);

@@ -50,6 +50,20 @@ union BasicResolutionScratch {
 };
 using ResolutionScratch = BasicResolutionScratch<kResolutionRanks>;
 
+// The FSE tables a sequences header asks for, built later by the whole
+// group (block_sections.hpp's B1: build_fse_table_group) instead of by
+// rank 0 while it parses (read_sequence_table with defer_fse_builds).
+// `parsing` is the scratch's norm[], where the descriptions are read.
+struct DeferredFseBuilds {
+  int16_t parsing[64];
+  uint32_t count;
+  uint32_t code[3];
+  uint32_t symbols[3];
+  uint32_t log[3];
+  int16_t norm[3][kFseBuildSymbols];
+  FseBuildScratch build;
+};
+
 // Which table a slot holds, so that predefined tables are not rebuilt.
 enum class TableKind : uint8_t { none = 0, predefined = 1, built = 2 };
 
@@ -62,6 +76,7 @@ struct Workspace {
     HuffmanScratch huffman;
     int16_t norm[64];
     ResolutionScratch resolution;
+    DeferredFseBuilds deferred;
   } scratch;
   SequenceBatch batch;
   uint32_t huffman_log;
@@ -69,10 +84,13 @@ struct Workspace {
   TableKind fse_kind[3];
   bool fse_repeatable[3];         // a table was set up earlier in this frame
   bool huffman_valid;
+  bool defer_fse_builds;          // read_sequence_table records builds in scratch.deferred
   // Values rank 0 hands to the group.
   uint32_t shared_status;
   uint32_t shared_value;
 };
+
+static_assert(sizeof(DeferredFseBuilds) <= sizeof(HuffmanScratch), "deferred builds fit the scratch as it is");
 
 ZARRGPU_HD_INLINE FseEntry* fse_table(Workspace& ws, uint32_t code) {
   return code == 0 ? ws.literals_length : code == 1 ? ws.offset : ws.match_length;

@@ -21,6 +21,7 @@ struct WarpGroup {
   }
   __device__ __forceinline__ bool any(bool p) const { return __any_sync(0xFFFFFFFFu, p) != 0; }
   __device__ __forceinline__ uint32_t ballot(bool p) const { return __ballot_sync(0xFFFFFFFFu, p); }
+  __device__ __forceinline__ uint32_t match_any(uint32_t v) const { return __match_any_sync(0xFFFFFFFFu, v); }
   __device__ __forceinline__ uint32_t inclusive_sum(uint32_t v) const {
 #pragma unroll
     for (uint32_t d = 1; d < kSize; d <<= 1) {
