@@ -107,8 +107,8 @@ Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads,
 // and join it back to the caller's: a wave's weight classes run on the two
 // (decompress_async). One set per host thread, device and caller stream
 // (kSets of them; past that, sets are shared, which only adds waits). Made
-// outside a stream capture, on first use; a capture that finds none runs
-// the classes one after the other on the caller's stream.
+// outside a stream capture, on first use; a capture that finds none for its
+// stream runs its waves unsplit on the caller's stream.
 struct ClassStreams {
   int device = -1;
   cudaStream_t caller = nullptr;
@@ -156,6 +156,7 @@ const ClassStreams* class_streams(cudaStream_t caller) {
   return &cs;
 }
 
+// ZARRGPU_ZSTD_CLASSES=1: one class (no second stream), for comparisons.
 bool classes_requested() {
   const char* env = std::getenv("ZARRGPU_ZSTD_CLASSES");
   return env == nullptr || std::strcmp(env, "1") != 0;
@@ -318,10 +319,9 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
                          resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads)};
   // Weight classes: the phases after B1 of the light chunks (as many
   // sequences as the wave's mean or fewer) and of the heavy ones on two
-  // streams. Those phases each last as long as their longest block or
-  // chunk; the light chunks' run while the heavy chunks' B3 still decodes
-  // (level 19: 7,300 sequences a 64 KiB chunk at the median, 16,000 at
-  // most). Decoding the classes as separate calls on two streams promised
+  // streams: the light chunks' later phases run while the heavy chunks'
+  // B3, the wave's longest chains, still decodes (level 19: 7,300
+  // sequences a 64 KiB chunk at the median, 16,000 at most). Decoding the classes as separate calls on two streams promised
   // level 19 64 KiB +7.7%, level 9 64 and 256 KiB +12%, level 3 1 MiB +11%
   // (bench/zstd_gpu/split_probe.cpp); these classes, against none
   // (ab_many.sh, H200, 2026-11-22 20:39 UTC): level 9 +6..10% at 64 KiB-1
