@@ -6,7 +6,9 @@
 #   2. GPU tests (zstd_gpu_test) and the check tool on the shared corpus
 #   3. compute-sanitizer memcheck and racecheck on a large batch
 #   4. the benchmark (zarrgpu, nvCOMP if its wheel is in .whl/, libzstd CPU)
-#      -> $OUT (or bench/results): zstd_gpu.{csv,md,json,png} and logs
+#      -> $OUT (or bench/results): zstd_gpu.{csv,md,json,png}, and the logs in
+#      one archive, zstd_logs.tar.gz (the GPU machine returns 8 files a call:
+#      with the logs loose, the markdown, JSON and plot were left behind)
 # Sizes are environment variables:
 #   ZSTD_BENCH_GIB (2), ZSTD_BENCH_GIB_L19 (0.25), ZSTD_BENCH_RUNS (5),
 #   ZSTD_BENCH_CHUNK_KIB (64,256,1024,4096), ZSTD_BENCH_LEVELS (1,3,9,19),
@@ -119,4 +121,13 @@ step "summary"
 printf '%-12s %s\n' build "ok ($bdir)" tests "${result[tests]}" check "${result[check]:-}" \
   memcheck "${result[memcheck]:-}" racecheck "${result[racecheck]:-}" bench "${result[bench]:-}"
 [ -f "$out/zstd_gpu.md" ] && grep -E "^\|" "$out/zstd_gpu.md"
-echo "outputs in $out ($(elapsed)s)"
+# The logs in one archive, the results left beside it.
+logs=()
+for f in zstd_configure.log zstd_build.log zstd_gpu_test.log zstd_check.log zstd_memcheck.log zstd_racecheck.log \
+         zstd_bench.log zstd_bench_command.txt; do
+  [ -f "$out/$f" ] && logs+=("$f")
+done
+if [ ${#logs[@]} -gt 0 ] && tar -czf "$out/zstd_logs.tar.gz" -C "$out" "${logs[@]}"; then
+  (cd "$out" && rm -f "${logs[@]}")
+fi
+echo "outputs in $out, logs in zstd_logs.tar.gz ($(elapsed)s)"

@@ -17,18 +17,10 @@
 
 namespace zarrgpu::zstd::gpu {
 
-// One wave of chunks [first_chunk, first_chunk + wave_chunks) and its scratch.
+// BlockParallelParams::weight_class of a wave that is not split.
 inline constexpr uint32_t kEveryClass = ~0u;
 
-// A class's list of blocks and counters (BlockParallelParams's fields of
-// the same names), for classify() to fill.
-struct ClassLists {
-  uint32_t* items[kWeightClasses];
-  uint32_t* item_count[kWeightClasses];
-  uint32_t* plain_count[kWeightClasses];
-  unsigned long long* sequence_total[kWeightClasses];
-};
-
+// One wave of chunks [first_chunk, first_chunk + wave_chunks) and its scratch.
 struct BlockParallelParams {
   DecompressParams p;
   size_t first_chunk;
@@ -121,23 +113,24 @@ struct AgentBlockParallel {
     if (!plan.block_parallel) return;
     uint32_t n = 0;
     for (uint32_t k = 0; k < plan.block_count; ++k) n += blocks[k].type == BlockType::compressed;
-    list_blocks(c, plan.block_count, n, bp.items, bp.item_count, bp.plain_count);
+    list_blocks(c, plan.block_count, n, bp);
   }
 
   // Lists chunk c's `count` blocks, `compressed` of them compressed, in
-  // `items`, this chunk's together: compressed ones from the front,
-  // counted in *item_count, raw and RLE ones from the back, in
-  // *plain_count (a chunk has at most max_blocks, so the two ends never meet).
-  __device__ __forceinline__ void list_blocks(size_t c, uint32_t count, uint32_t compressed, uint32_t* items,
-                                              uint32_t* item_count, uint32_t* plain_count) {
+  // list.items, this chunk's together: compressed ones from the front,
+  // counted in *list.item_count, raw and RLE ones from the back, in
+  // *list.plain_count (a chunk has at most max_blocks, so the two ends
+  // never meet). `list`: this wave's params, or one weight class's.
+  __device__ __forceinline__ void list_blocks(size_t c, uint32_t count, uint32_t compressed,
+                                              const BlockParallelParams& list) {
     const BlockRecord* blocks = bp.chunk_blocks(c);
     const uint32_t plain = count - compressed;
-    uint32_t at = compressed == 0 ? 0 : atomicAdd(item_count, compressed);
-    uint32_t back = plain == 0 ? 0 : atomicAdd(plain_count, plain);
+    uint32_t at = compressed == 0 ? 0 : atomicAdd(list.item_count, compressed);
+    uint32_t back = plain == 0 ? 0 : atomicAdd(list.plain_count, plain);
     for (uint32_t k = 0; k < count; ++k) {
       const auto slot = static_cast<uint32_t>(c * bp.max_blocks + k);
-      if (blocks[k].type == BlockType::compressed) items[at++] = slot;
-      else items[bp.wave_chunks * bp.max_blocks - 1 - back++] = slot;
+      if (blocks[k].type == BlockType::compressed) list.items[at++] = slot;
+      else list.items[bp.wave_chunks * bp.max_blocks - 1 - back++] = slot;
     }
   }
 
@@ -161,10 +154,10 @@ struct AgentBlockParallel {
   }
 
   // After B1, one thread per chunk: its weight class (its sequences against
-  // the wave's mean: B1 counted them), and its listed blocks listed again in
-  // that class, in the walk's order, compressed ones from the front and raw
-  // and RLE ones from the back.
-  __device__ __forceinline__ void classify(size_t c, const ClassLists& lists) {
+  // the wave's mean: B1 counted them), and its blocks listed again in that
+  // class's params, light or heavy, as the walk lists them.
+  __device__ __forceinline__ void classify(size_t c, const BlockParallelParams& light,
+                                           const BlockParallelParams& heavy) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel) return;
     const BlockRecord* blocks = bp.chunk_blocks(c);
@@ -175,10 +168,11 @@ struct AgentBlockParallel {
       ++n;
       sequences += blocks[k].sequence_count;
     }
-    const uint32_t cls = sequences * bp.wave_chunks > *bp.sequence_total ? 1u : 0u;
-    bp.classes[c] = static_cast<uint8_t>(cls);
-    if (sequences != 0) atomicAdd(lists.sequence_total[cls], static_cast<unsigned long long>(sequences));
-    list_blocks(c, plan.block_count, n, lists.items[cls], lists.item_count[cls], lists.plain_count[cls]);
+    const bool is_heavy = sequences * bp.wave_chunks > *bp.sequence_total;
+    const BlockParallelParams& to = is_heavy ? heavy : light;
+    bp.classes[c] = static_cast<uint8_t>(to.weight_class);
+    if (sequences != 0) atomicAdd(to.sequence_total, static_cast<unsigned long long>(sequences));
+    list_blocks(c, plan.block_count, n, to);
   }
 
   // B2, one thread per Huffman stream s of listed block `item`, with the

@@ -321,29 +321,28 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // sequences as the wave's mean or fewer) and of the heavy ones on two
   // streams: the light chunks' later phases run while the heavy chunks'
   // B3, the wave's longest chains, still decodes (level 19: 7,300
-  // sequences a 64 KiB chunk at the median, 16,000 at most). Decoding the classes as separate calls on two streams promised
-  // level 19 64 KiB +7.7%, level 9 64 and 256 KiB +12%, level 3 1 MiB +11%
+  // sequences a 64 KiB chunk at the median, 16,000 at most). Decoding the
+  // classes as separate calls on two streams promised level 19 64 KiB
+  // +7.7%, level 9 64 and 256 KiB +12%, level 3 1 MiB +11%
   // (bench/zstd_gpu/split_probe.cpp); these classes, against none
   // (ab_many.sh, H200, 2026-11-22 20:39 UTC): level 9 +6..10% at 64 KiB-1
   // MiB, level 1 256 KiB +7%, level 19 64 KiB +4%, 256 KiB +2%, 1 MiB -3%.
+  // A class's params are the wave's with its own list, counters and class.
   const ClassStreams* cs = options.weight_classes && classes_requested() ? class_streams(s) : nullptr;
+  bp.p = params;
   BlockParallelParams by_class[kWeightClasses];
-  ClassLists lists{};
   for (uint32_t k = 0; k < kWeightClasses; ++k) {
     by_class[k] = bp;
     by_class[k].items = class_items[k];
     by_class[k].weight_class = k;
     set_counters(by_class[k], counters, k + 1);
-    lists.items[k] = by_class[k].items;
-    lists.item_count[k] = by_class[k].item_count;
-    lists.plain_count[k] = by_class[k].plain_count;
-    lists.sequence_total[k] = by_class[k].sequence_total;
   }
+  static_assert(kWeightClasses == 2, "classify_kernel takes a light and a heavy class");
   for (size_t first = 0; first < num_chunks; first += wave) {
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
     bp.first_chunk = first;
     bp.wave_chunks = n;
-    bp.p = params;
+    for (BlockParallelParams& c : by_class) c.first_chunk = first, c.wave_chunks = n;
     const uint64_t slots = uint64_t{n} * bp.max_blocks;
     Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, WaveLayout::kCounterBytes, s));
     // D1 sets the bits of the granule index's match ends (block_execution.hpp).
@@ -353,13 +352,12 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
     if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
     if (cs != nullptr && n > 1) {
-      if (r == kSuccess) r = launch(classify_kernel<BpPolicy>, (n + walk - 1) / walk, walk, s, bp, lists);
+      if (r == kSuccess) {
+        r = launch(classify_kernel<BpPolicy>, (n + walk - 1) / walk, walk, s, bp, by_class[0], by_class[1]);
+      }
       if (r == kSuccess) r = static_cast<Result>(cudaEventRecord(cs->fork, s));
       if (r == kSuccess) r = static_cast<Result>(cudaStreamWaitEvent(cs->helper, cs->fork, 0));
       for (uint32_t k = kWeightClasses; r == kSuccess && k-- > 0;) {  // the heavy class first
-        by_class[k].first_chunk = first;
-        by_class[k].wave_chunks = n;
-        by_class[k].p = params;
         r = enqueue_after_tables(by_class[k], grids, k == 0 ? s : cs->helper);
       }
       if (r == kSuccess) r = static_cast<Result>(cudaEventRecord(cs->join, cs->helper));

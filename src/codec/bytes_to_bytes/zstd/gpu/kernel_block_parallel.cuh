@@ -6,11 +6,11 @@
 
 namespace zarrgpu::zstd::gpu {
 
-// A phase run by one thread per chunk of the wave.
-template <class Policy, void (AgentBlockParallel::*Phase)(size_t)>
-__device__ __forceinline__ void run_per_chunk(const BlockParallelParams& bp) {
+// A phase run by one thread per chunk of the wave, phase(c, args...).
+template <class Policy, auto Phase, class... Args>
+__device__ __forceinline__ void run_per_chunk(const BlockParallelParams& bp, const Args&... args) {
   const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
-  if (c < bp.wave_chunks) (AgentBlockParallel{bp}.*Phase)(c);
+  if (c < bp.wave_chunks) (AgentBlockParallel{bp}.*Phase)(c, args...);
 }
 
 // A phase run by one warp per listed block (the walk's list: compressed
@@ -58,9 +58,9 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) walk_kernel(BlockParalle
 
 // After B1: each chunk's weight class and its blocks listed in it.
 template <class Policy>
-__global__ void __launch_bounds__(Policy::kWalkThreads) classify_kernel(BlockParallelParams bp, ClassLists lists) {
-  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
-  if (c < bp.wave_chunks) AgentBlockParallel{bp}.classify(c, lists);
+__global__ void __launch_bounds__(Policy::kWalkThreads)
+    classify_kernel(BlockParallelParams bp, BlockParallelParams light, BlockParallelParams heavy) {
+  run_per_chunk<Policy, &AgentBlockParallel::classify>(bp, light, heavy);
 }
 
 // B1: a warp per listed compressed block, building tables in a shared Workspace.
