@@ -308,9 +308,17 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
   // Past triples_capacity phase C fails before it reads them (triples_bound()).
   const uint32_t n = count < b.triples_capacity ? count : b.triples_capacity;
   SequenceTriple* out = triples + b.triples_offset;
-  for (uint32_t i = 0; i < n; ++i) {
+  // The last sequence updates no state: peeled, so that the loop tests nothing for it.
+  const uint32_t updating = n < count ? n : count - 1;
+  uint32_t i = 0;
+  for (; i < updating; ++i) {
     SequenceTriple t;
-    dec.next(tables, i + 1 == count, &t.offset, &t.match_length, &t.literals_length, codes);
+    dec.next(tables, false, &t.offset, &t.match_length, &t.literals_length, codes);
+    out[i] = t;
+  }
+  if (i < n) {
+    SequenceTriple t;
+    dec.next(tables, true, &t.offset, &t.match_length, &t.literals_length, codes);
     out[i] = t;
   }
   dec.br.finish();
