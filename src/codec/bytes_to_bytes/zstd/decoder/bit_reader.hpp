@@ -100,7 +100,7 @@ struct AlignedWords {
 // arrive.
 struct BackwardWindow {
   AlignedWords words;
-  int64_t j;          // word holding the next bit
+  int32_t j;          // word holding the next bit (a block's stream: 32 bits, fewer instructions on a GPU)
   uint32_t c;         // window bits above the next bit (0..63)
   int64_t first_bit;  // bit 0 of the stream's first byte
   uint64_t hi, lo;
@@ -112,15 +112,15 @@ struct BackwardWindow {
     first_bit = 8 * words.off;
     // The first bit read is the one below the last byte's end marker (p0 >= -1).
     const int64_t p0 = 8 * (words.off + static_cast<int64_t>(size) - 1) + highbit32(src[size - 1]) - 1;
-    j = p0 >> 6;
-    c = static_cast<uint32_t>(64 * j + 63 - p0);
+    j = static_cast<int32_t>(p0 >> 6);
+    c = static_cast<uint32_t>(64 * int64_t{j} + 63 - p0);
     hi = words.word(j);
     lo = words.word(j - 1);
     return true;
   }
   // The next 64 bits, first bit on top.
   ZARRGPU_HD_INLINE uint64_t window() const { return (hi << c) | ((lo >> 1) >> (63 - c)); }
-  ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * j + 64 - static_cast<int64_t>(c) - first_bit; }
+  ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * int64_t{j} + 64 - static_cast<int64_t>(c) - first_bit; }
   // Consumes n <= 64 bits; true when the window moved down a word (hi is
   // the old lo): the reader then brings the new lo.
   ZARRGPU_HD_INLINE bool advance(uint32_t n) {
@@ -187,13 +187,13 @@ struct RingAddresses {
     words -= static_cast<uint64_t>(w.off);
   }
 };
-ZARRGPU_HD_INLINE void ring_copy_async(const RingAddresses& a, uint32_t slot, int64_t w) {
+ZARRGPU_HD_INLINE void ring_copy_async(const RingAddresses& a, uint32_t slot, int32_t w) {
 #if defined(__CUDA_ARCH__)
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(static_cast<uint32_t>(a.ring) + 8 * slot),
-               "l"(a.words + 8 * w)
+               "l"(a.words + 8 * static_cast<int64_t>(w))
                : "memory");
 #else
-  std::memcpy(reinterpret_cast<uint64_t*>(a.ring) + slot, reinterpret_cast<const uint8_t*>(a.words + 8 * w), 8);
+  std::memcpy(reinterpret_cast<uint64_t*>(a.ring) + slot, reinterpret_cast<const uint8_t*>(a.words + 8 * static_cast<int64_t>(w)), 8);
 #endif
 }
 ZARRGPU_HD_INLINE void ring_commit() {
@@ -217,7 +217,7 @@ ZARRGPU_HD_INLINE void ring_drain() {
 struct RingBitReader : BackwardWindow {
   uint64_t* ring;  // kRingWords words of the caller's, set before init()
   RingAddresses at;
-  int64_t whole_from;  // the words from here up lie whole in the stream
+  int32_t whole_from;  // the words from here up lie whole in the stream
                        // (those above the window's always do)
 
   // Word w (below the window) into its slot, then one group: asynchronously
@@ -225,7 +225,7 @@ struct RingBitReader : BackwardWindow {
   // first bytes). A refill runs this on one lane while the warp's others
   // wait at the branch's end: it was ~44 instructions with the bounds and
   // addresses worked out from w each time, a quarter of B3's (ncu, H200).
-  ZARRGPU_HD_INLINE void stage(int64_t w) {
+  ZARRGPU_HD_INLINE void stage(int32_t w) {
     const auto slot = static_cast<uint32_t>(w) & (kRingWords - 1);
     if (w >= whole_from) ring_copy_async(at, slot, w);
     else ring[slot] = words.word(w);
@@ -234,15 +234,15 @@ struct RingBitReader : BackwardWindow {
   ZARRGPU_HD_INLINE bool init(const uint8_t* src, size_t size) {
     if (!start(src, size)) return false;
     at.set(ring, words);
-    whole_from = (words.off + 7) / 8;  // 8w - off >= 0; and 8w - off + 8 <= size below the window
-    for (uint32_t k = 1; k <= kRingAhead; ++k) stage(j - 1 - k);
+    whole_from = static_cast<int32_t>((words.off + 7) / 8);  // 8w - off >= 0; and 8w - off + 8 <= size below the window
+    for (int32_t k = 1; k <= static_cast<int32_t>(kRingAhead); ++k) stage(j - 1 - k);
     return true;
   }
   ZARRGPU_HD_INLINE void skip(uint32_t n) {
     if (advance(n)) {
       ring_wait();  // word j - 1, staged kRingAhead stages ago, has landed
       lo = ring[(j - 1) & (kRingWords - 1)];
-      stage(j - 1 - kRingAhead);
+      stage(j - 1 - static_cast<int32_t>(kRingAhead));
     }
   }
   // After the last read, on every path out: no copy is left to land in the

@@ -307,19 +307,20 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
   }
   // Past triples_capacity phase C fails before it reads them (triples_bound()).
   const uint32_t n = count < b.triples_capacity ? count : b.triples_capacity;
+  // The last sequence updates no state: peeled, so that the loop tests
+  // nothing for it. The triples by a running pointer: no index to widen
+  // and scale each time.
   SequenceTriple* out = triples + b.triples_offset;
-  // The last sequence updates no state: peeled, so that the loop tests nothing for it.
-  const uint32_t updating = n < count ? n : count - 1;
-  uint32_t i = 0;
-  for (; i < updating; ++i) {
+  SequenceTriple* const updating_end = out + (n < count ? n : count - 1);
+  for (; out != updating_end; ++out) {
     SequenceTriple t;
     dec.next(tables, false, &t.offset, &t.match_length, &t.literals_length, codes);
-    out[i] = t;
+    *out = t;
   }
-  if (i < n) {
+  if (n == count) {
     SequenceTriple t;
     dec.next(tables, true, &t.offset, &t.match_length, &t.literals_length, codes);
-    out[i] = t;
+    *out = t;
   }
   dec.br.finish();
   b.bitstream_exact = n == count && dec.br.remaining_bits() == 0;
