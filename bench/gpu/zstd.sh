@@ -54,9 +54,21 @@ if ! cmake -S . -B $bdir "${common[@]}" > "$out/zstd_configure.log" 2>&1; then
     { tail -30 "$out/zstd_configure.log"; exit 1; }
 fi
 targets=(zstd_gpu_test zarrgpu-zstd-check zstd_gpu_bench)
+# The GPU machine keeps build outputs between calls but syncs the tree with
+# its own (older) file times: after a call that built other sources (an
+# A/B variant, ab_many.sh), ninja saw nothing to do and a benchmark ran the
+# variant's binaries without a word (2026-11-23). So the build records the
+# tree it was made from, and a build of any other tree (or of an unknown
+# one: no record) first marks every source as changed.
+stamp=$( { git rev-parse HEAD; git diff HEAD -- src include bench tests CMakeLists.txt cmake; } 2>/dev/null | sha1sum)
+if [ "$(cat "$bdir/.zarrgpu_tree" 2>/dev/null)" != "$stamp" ]; then
+  find src include bench tests -type f -exec touch {} + 2>/dev/null
+fi
+rm -f "$bdir/.zarrgpu_tree"
 if ! cmake --build $bdir --target "${targets[@]}" -j "$(nproc)" > "$out/zstd_build.log" 2>&1; then
   grep -E "error" -A3 "$out/zstd_build.log" | head -40; exit 1
 fi
+echo "$stamp" > "$bdir/.zarrgpu_tree"
 grep -E "registers|spill" "$out/zstd_build.log" | sort -u | sed 's/^/ptxas: /' | head -6
 find_bin() { find $bdir -type f -name "$1" -perm -u+x | head -1; }
 test_bin=$(find_bin zstd_gpu_test); check_bin=$(find_bin zarrgpu-zstd-check); bench_bin=$(find_bin zstd_gpu_bench)

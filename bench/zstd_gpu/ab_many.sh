@@ -41,7 +41,7 @@ done
 # The build matches the tree again (the next device call syncs the tree with
 # its own older file times; an incremental build would keep a variant's
 # objects without a word).
-if [ "${AB_RESTORE_BUILD:-1}" = 1 ]; then build_bench A || exit 1; fi
+if [ "${AB_RESTORE_BUILD:-1}" = 1 ]; then build_bench A || exit 1; else rm -f "$bdir/.zarrgpu_tree"; fi
 args=(--gib "${AB_GIB:-1}" --gib-l19 "${AB_GIB_L19:-0.25}" --runs "${AB_RUNS:-3}" --levels "${AB_LEVELS:-3,19}"
       --chunk-kib "${AB_CHUNK_KIB:-64,1024}" --no-cpu --no-nvcomp)
 for round in $(seq "${AB_ROUNDS:-2}"); do
