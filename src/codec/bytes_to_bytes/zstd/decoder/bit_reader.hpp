@@ -120,7 +120,9 @@ struct BackwardWindow {
   }
   // The next 64 bits, first bit on top.
   ZARRGPU_HD_INLINE uint64_t window() const { return (hi << c) | ((lo >> 1) >> (63 - c)); }
-  ZARRGPU_HD_INLINE int64_t remaining_bits() const { return 64 * int64_t{j} + 64 - static_cast<int64_t>(c) - first_bit; }
+  ZARRGPU_HD_INLINE int64_t remaining_bits() const {
+    return 64 * int64_t{j} + 64 - static_cast<int64_t>(c) - first_bit;
+  }
   // Consumes n <= 64 bits; true when the window moved down a word (hi is
   // the old lo): the reader then brings the new lo.
   ZARRGPU_HD_INLINE bool advance(uint32_t n) {
@@ -193,7 +195,8 @@ ZARRGPU_HD_INLINE void ring_copy_async(const RingAddresses& a, uint32_t slot, in
                "l"(a.words + 8 * static_cast<int64_t>(w))
                : "memory");
 #else
-  std::memcpy(reinterpret_cast<uint64_t*>(a.ring) + slot, reinterpret_cast<const uint8_t*>(a.words + 8 * static_cast<int64_t>(w)), 8);
+  std::memcpy(reinterpret_cast<uint64_t*>(a.ring) + slot,
+              reinterpret_cast<const uint8_t*>(a.words + 8 * static_cast<int64_t>(w)), 8);
 #endif
 }
 ZARRGPU_HD_INLINE void ring_commit() {
