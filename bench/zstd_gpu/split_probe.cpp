@@ -159,12 +159,13 @@ int main(int argc, char** argv) {
   by_cuts("4 by seqs 30/55/80%", order, {0.3, 0.55, 0.8});
   // The heaviest chunk alone, then the lightest half alone: what one
   // chunk's serial chains take with the GPU to themselves.
+  const size_t heaviest_alone = vs.size();
   vs.push_back(Variant{"heaviest chunk alone", {make_group({order.back()})}, {}});
   vs.push_back(Variant{"lightest half alone", {make_group(std::vector<size_t>(order.begin(), order.begin() + n / 2))}, {}});
   if (argc > 5 && std::strcmp(argv[5], "alone") == 0) {
     // For a profiler: the whole batch in one call, then the heaviest chunk alone, once each.
     run_variant(vs[0].gs);
-    run_variant(vs[vs.size() - 2].gs);
+    run_variant(vs[heaviest_alone].gs);
     std::printf("ran the batch, then its heaviest chunk alone (%u sequences)\n", seqs[order.back()]);
     return 0;
   }

@@ -23,6 +23,19 @@ struct FseState {
   uint32_t base;
 };
 
+// A cell's bits to read and next-state base, from the next-state counter it
+// was given when its table was built (§4.1.1): nb_bits = log - highbit(next),
+// base = (next << nb_bits) - 2^log. The table builders and the packed form's
+// lookups derive them alike.
+struct FseCell {
+  uint32_t nb_bits;
+  uint32_t base;
+};
+ZARRGPU_HD_INLINE FseCell fse_cell(uint32_t next, uint32_t log) {
+  const uint32_t nb = log - highbit32(next);
+  return FseCell{nb, (next << nb) - (1u << log)};
+}
+
 ZARRGPU_HD_INLINE FseState fse_state(const FseEntry* table, uint32_t state, uint32_t /*log*/) {
   const FseEntry e = table[state];
   return FseState{e.symbol, e.nb_bits, e.base};
@@ -30,8 +43,7 @@ ZARRGPU_HD_INLINE FseState fse_state(const FseEntry* table, uint32_t state, uint
 
 // The same state in 2 bytes: the symbol (< 64) and the next-state counter
 // the table was built from (< 2^(log+1) <= 1024), from which
-// build_fse_table() derived the other two fields: nb_bits = log -
-// highbit(next), base = (next << nb_bits) - 2^log. Three more instructions
+// build_fse_table() derived the other two fields (fse_cell()). Three more instructions
 // per lookup, for half the shared memory: the GPU's B3 keeps twice the
 // blocks' tables, and so decodes twice the blocks, per SM.
 struct PackedFseEntry {
@@ -51,9 +63,8 @@ ZARRGPU_HD_INLINE void store_fse_entry(PackedFseEntry& to, const PackedFseEntry&
 
 ZARRGPU_HD_INLINE FseState fse_state(const PackedFseEntry* table, uint32_t state, uint32_t log) {
   const uint32_t v = table[state].v;
-  const uint32_t next = v >> 6;
-  const uint32_t nb = log - highbit32(next);
-  return FseState{v & 63u, nb, (next << nb) - (1u << log)};
+  const FseCell cell = fse_cell(v >> 6, log);
+  return FseState{v & 63u, cell.nb_bits, cell.base};
 }
 
 // Reads the normalized probabilities of an FSE table description (§4.1.1).
@@ -144,10 +155,9 @@ ZARRGPU_HD_INLINE bool build_fse_table(int16_t* norm, uint32_t symbols, uint32_t
   for (uint32_t s = 0; s < symbols; ++s) norm[s] = norm[s] == -1 ? 1 : norm[s];
   for (uint32_t u = 0; u < table_size; ++u) {
     const uint32_t s = table[u].symbol;
-    const uint32_t next = static_cast<uint32_t>(norm[s]++);
-    const uint32_t nb = log - highbit32(next);
-    table[u].nb_bits = static_cast<uint8_t>(nb);
-    table[u].base = static_cast<uint16_t>((next << nb) - table_size);
+    const FseCell cell = fse_cell(static_cast<uint32_t>(norm[s]++), log);
+    table[u].nb_bits = static_cast<uint8_t>(cell.nb_bits);
+    table[u].base = static_cast<uint16_t>(cell.base);
   }
   return true;
 }
@@ -230,9 +240,9 @@ ZARRGPU_HD_INLINE bool build_fse_table_group(G g, const int16_t* norm, uint32_t 
     if (u < table_size && (peers & below) == 0) sc.next[s] = static_cast<uint16_t>(sc.next[s] + popcount32(peers));
     g.sync();
     if (u < table_size) {
-      const uint32_t nb = log - highbit32(next);
-      table[u].nb_bits = static_cast<uint8_t>(nb);
-      table[u].base = static_cast<uint16_t>((next << nb) - table_size);
+      const FseCell cell = fse_cell(next, log);
+      table[u].nb_bits = static_cast<uint8_t>(cell.nb_bits);
+      table[u].base = static_cast<uint16_t>(cell.base);
     }
   }
   g.sync();
