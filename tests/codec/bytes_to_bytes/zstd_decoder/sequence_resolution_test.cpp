@@ -227,8 +227,8 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
 // B1 by N ranks hands B2 and B3 what one rank hands them: the same
 // records, stream places and tables; and B2 and B3 from either give the same
 // literals and triples (B3 once with length codes computed from full
-// tables, once as the GPU runs it: packed tables, codes looked up, the
-// bitstreams through rings). Real
+// tables, twice as the GPU runs it: packed or fat tables, codes looked up,
+// the bitstreams through rings). Real
 // blocks (many, with repeated and treeless tables) and blocks with a
 // flipped bit.
 template <uint32_t N>
@@ -302,14 +302,27 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     uint64_t ring[kRingWords];
     RingBitReader reader{};
     reader.ring = ring;
+    BlockRecord f = b;  // B3 from the fat tables below, from the same B2
     decode_block_sequences(*many, *packed, in.data(), b, tri_b.data(), &codes, reader);
     ASSERT_EQ(b.status, a.status) << at;
     ASSERT_EQ(b.bitstream_exact, a.bitstream_exact) << at;
     ASSERT_EQ(lit_b, lit_a) << at;
+    // And as the GPU runs it where the wave's blocks are long: fat length tables.
+    std::vector<SequenceTriple> tri_f(plan.triples);
+    auto fat = std::make_unique<FatSequenceTables>();
+    if (has_sequences_to_decode(f)) copy_sequence_tables(SerialGroup{}, *fat, many->sequences, codes);
+    RingBitReader fat_reader{};
+    fat_reader.ring = ring;
+    decode_block_sequences(*many, *fat, in.data(), f, tri_f.data(), &codes, fat_reader);
+    ASSERT_EQ(f.status, a.status) << at;
+    ASSERT_EQ(f.bitstream_exact, a.bitstream_exact) << at;
     for (size_t i = 0; i < tri_a.size(); ++i) {
       ASSERT_EQ(tri_b[i].literals_length, tri_a[i].literals_length) << at << " sequence " << i;
       ASSERT_EQ(tri_b[i].match_length, tri_a[i].match_length) << at << " sequence " << i;
       ASSERT_EQ(tri_b[i].offset, tri_a[i].offset) << at << " sequence " << i;
+      ASSERT_EQ(tri_f[i].literals_length, tri_a[i].literals_length) << at << " sequence " << i << " (fat)";
+      ASSERT_EQ(tri_f[i].match_length, tri_a[i].match_length) << at << " sequence " << i << " (fat)";
+      ASSERT_EQ(tri_f[i].offset, tri_a[i].offset) << at << " sequence " << i << " (fat)";
     }
   }
 }

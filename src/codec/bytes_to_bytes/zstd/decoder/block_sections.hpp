@@ -103,6 +103,17 @@ struct PackedSequenceTables {
   PackedFseEntry offset[1u << kOffsetLogMax];
 };
 
+// The same tables as B3 reads them where the wave's blocks are long (GPU):
+// the length tables in fat entries (fse.hpp: each state's extra-bit count
+// in the entry, no second lookup in the chain), the offsets packed (an
+// offset code is its own extra-bit count). 4.5 KiB, not 2.5.
+struct FatSequenceTables {
+  uint32_t fse_log[3];
+  FatLengthEntry literals_length[1u << kLiteralsLengthLogMax];
+  FatLengthEntry match_length[1u << kMatchLengthLogMax];
+  PackedFseEntry offset[1u << kOffsetLogMax];
+};
+
 // What B1 hands to B2 and B3 for one compressed block: its tables and where
 // its bitstreams are (offsets in the chunk's input). The FSE tables are
 // packed as B3 uses them: every block slot of a wave has a BlockEntropy,
@@ -129,6 +140,21 @@ ZARRGPU_HD_INLINE void copy_sequence_tables(G g, PackedSequenceTables& dst, cons
   copy(dst.literals_length, src.literals_length, src.fse_log[0]);
   copy(dst.offset, src.offset, src.fse_log[1]);
   copy(dst.match_length, src.match_length, src.fse_log[2]);
+}
+
+// The same into fat tables, from packed ones, with the code tables.
+template <class G>
+ZARRGPU_HD_INLINE void copy_sequence_tables(G g, FatSequenceTables& dst, const PackedSequenceTables& src,
+                                            const LengthCodeTables& codes) {
+  group_copy_disjoint(g, dst.fse_log, src.fse_log, 3);
+  auto fat = [g](FatLengthEntry* to, const PackedFseEntry* from, uint32_t log, const uint32_t* code) {
+    for (uint32_t u = g.rank(); u < (1u << log); u += G::kSize) {
+      store_fat_length_entry(to[u], fse_state(from, u, log), code);
+    }
+  };
+  fat(dst.literals_length, src.literals_length, src.fse_log[0], codes.literals_length);
+  fat(dst.match_length, src.match_length, src.fse_log[2], codes.match_length);
+  for (uint32_t u = g.rank(); u < (1u << src.fse_log[1]); u += G::kSize) dst.offset[u] = src.offset[u];
 }
 
 // B1 for compressed block b of a chunk (chunk = the chunk's input). Writes
@@ -289,7 +315,7 @@ ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) {
 
 // B3: block b's sequences to triples[b.triples_offset, + min(count,
 // b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
-// of them at `tables` (a Workspace or PackedSequenceTables; length codes
+// of them at `tables` (a Workspace, PackedSequenceTables or FatSequenceTables; length codes
 // looked up in `codes` when given), through `reader` (a RingBitReader with
 // its ring, or the default).
 template <class Tables, class Reader = WindowBitReader>

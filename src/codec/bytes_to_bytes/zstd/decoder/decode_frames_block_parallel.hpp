@@ -69,10 +69,22 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
       decode_literals_stream(e, e.huffman, in, b, s, literals.data());
     }
   }
+  // B3 from the packed tables B1 left, or, every other block, from their
+  // fat copy (the GPU's where a wave's blocks are long): every host test
+  // checks both forms.
+  LengthCodeTables codes;
+  fill_length_code_tables(SerialGroup{}, codes);
+  auto fat = std::make_unique<FatSequenceTables>();
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
-    const BlockEntropy& e = entropy[&b - blocks.data()];
-    decode_block_sequences(e, e.sequences, in, b, triples.data());
+    const size_t k = &b - blocks.data();
+    const BlockEntropy& e = entropy[k];
+    if (k % 2 == 0 || !has_sequences_to_decode(b)) {  // fse_log[] unset without sequences
+      decode_block_sequences(e, e.sequences, in, b, triples.data());
+    } else {
+      copy_sequence_tables(SerialGroup{}, *fat, e.sequences, codes);
+      decode_block_sequences(e, *fat, in, b, triples.data(), &codes);
+    }
     summarize_block(SerialGroup{}, ws->scratch.resolution, b, triples.data());
   }
   // C2 (scan over the chunk's blocks), C3 (every compressed block on its

@@ -347,4 +347,23 @@ ZARRGPU_HD_INLINE void fill_length_code_tables(G g, LengthCodeTables& t) {
   }
 }
 
+// A literals or match length state in 4 bytes with its length code's
+// extra-bit count (the "fat" entry): the bits to read (byte 0), the code's
+// extra bits (byte 1), the symbol (bits 16-21) and the next-state base
+// (bits 23-31, < 2^9). A packed entry's sequence step looks its symbol up
+// in LengthCodeTables for the extra-bit count, a second shared-memory load
+// in the serial chain of B3 (the bit position needs it), after the unpack
+// of the cell (fse_cell()); a fat entry has both in one load, and leaves
+// only the code's base value (for the decoded length, not the chain) to
+// look up.
+struct FatLengthEntry {
+  uint32_t v;
+};
+
+// Entry e (symbol, the cell's bits and base) of a length table, with the
+// extra bits `codes` (LengthCodeTables' literals_length or match_length) gives its symbol.
+ZARRGPU_HD_INLINE void store_fat_length_entry(FatLengthEntry& to, const FseState& e, const uint32_t* codes) {
+  to.v = e.nb_bits | ((codes[e.symbol] & 31u) << 8) | (e.symbol << 16) | (e.base << 23);
+}
+
 }  // namespace zarrgpu::zstd

@@ -133,9 +133,55 @@ ZARRGPU_HD_INLINE Status read_sequences_header(Workspace& ws, const uint8_t* src
   });
 }
 
+// A literals or match length state of a sequence (its cell: symbol, bits
+// to read, next-state base) with its code's base value and extra-bit count
+// (§3.1.1.3.2.1.1), from an entry of any table form; the code looked up in
+// `codes` (LengthCodeTables' literals_length or match_length) with
+// kLookup, else from literals_length_code() or match_length_code() (kMatch).
+struct LengthStep {
+  FseState cell;
+  uint32_t base;
+  uint32_t bits;
+};
+
+template <bool kMatch, bool kLookup>
+ZARRGPU_HD_INLINE void length_code(uint32_t symbol, const uint32_t* codes, uint32_t* base, uint32_t* bits) {
+  if (kLookup) {
+    const uint32_t c = codes[symbol];  // symbols of a valid table are < the code counts (fse.hpp's max_symbol())
+    *base = c >> 5;
+    *bits = c & 31u;
+  } else if (kMatch) {
+    match_length_code(symbol, base, bits);
+  } else {
+    literals_length_code(symbol, base, bits);
+  }
+}
+
+template <bool kMatch, bool kLookup, class Entry>
+ZARRGPU_HD_INLINE LengthStep length_step(const Entry* table, uint32_t state, uint32_t log, const uint32_t* codes) {
+  LengthStep s;
+  s.cell = fse_state(table, state, log);
+  length_code<kMatch, kLookup>(s.cell.symbol, codes, &s.base, &s.bits);
+  return s;
+}
+
+// A fat entry (fse.hpp) holds the extra-bit count: only the base value is looked up.
+template <bool kMatch, bool kLookup>
+ZARRGPU_HD_INLINE LengthStep length_step(const FatLengthEntry* table, uint32_t state, uint32_t /*log*/,
+                                         const uint32_t* codes) {
+  const uint32_t v = table[state].v;
+  LengthStep s;
+  s.cell = FseState{(v >> 16) & 63u, v & 0xffu, v >> 23};
+  uint32_t unused = 0;
+  length_code<kMatch, kLookup>(s.cell.symbol, codes, &s.base, &unused);
+  s.bits = (v >> 8) & 0xffu;
+  return s;
+}
+
 // State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.
-// Tables: a Workspace, or phase B's PackedSequenceTables
-// (block_sections.hpp): the three tables and fse_log[], by the same names.
+// Tables: a Workspace, or phase B's PackedSequenceTables or
+// FatSequenceTables (block_sections.hpp): the three tables and fse_log[],
+// by the same names.
 // Reader: WindowBitReader, or RingBitReader with its ring set.
 template <class Reader>
 struct BasicSequenceDecoder {
@@ -164,18 +210,17 @@ struct BasicSequenceDecoder {
   template <class Tables>
   ZARRGPU_HD_INLINE void next(const Tables& ws, bool last, uint32_t* offset_value, uint32_t* match_length,
                               uint32_t* literals_length, const LengthCodeTables* codes = nullptr) {
-    const FseState ll = fse_state(ws.literals_length, state[0], log[0]);
-    const FseState of = fse_state(ws.offset, state[1], log[1]);
-    const FseState ml = fse_state(ws.match_length, state[2], log[2]);
-    uint32_t ll_base, ll_bits, ml_base, ml_bits;
+    LengthStep lls, mls;
     if (codes != nullptr) {
-      // Symbols of a valid table are < the code counts (fse.hpp's max_symbol()).
-      const uint32_t l = codes->literals_length[ll.symbol], m = codes->match_length[ml.symbol];
-      ll_base = l >> 5, ll_bits = l & 31u, ml_base = m >> 5, ml_bits = m & 31u;
+      lls = length_step<false, true>(ws.literals_length, state[0], log[0], codes->literals_length);
+      mls = length_step<true, true>(ws.match_length, state[2], log[2], codes->match_length);
     } else {
-      literals_length_code(ll.symbol, &ll_base, &ll_bits);
-      match_length_code(ml.symbol, &ml_base, &ml_bits);
+      lls = length_step<false, false>(ws.literals_length, state[0], log[0], nullptr);
+      mls = length_step<true, false>(ws.match_length, state[2], log[2], nullptr);
     }
+    const FseState of = fse_state(ws.offset, state[1], log[1]);
+    const FseState &ll = lls.cell, &ml = mls.cell;
+    const uint32_t ll_base = lls.base, ll_bits = lls.bits, ml_base = mls.base, ml_bits = mls.bits;
     // Extra bits in stream order: offset (<= 31), match length and literals
     // length (<= 16 each): one window. Offset codes are <= 31, so the match
     // length's bits start in the window's upper half; so does every state

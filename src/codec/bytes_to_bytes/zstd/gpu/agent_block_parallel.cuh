@@ -191,8 +191,9 @@ struct AgentBlockParallel {
   // B3, one thread per listed block, with the block's tables at `tables`,
   // the length codes at `codes` and kRingWords words for its bitstream at
   // `ring` (shared memory).
-  __device__ __forceinline__ void sequences(uint32_t item, const PackedSequenceTables& tables,
-                                            const LengthCodeTables& codes, uint64_t* ring) {
+  template <class Tables>
+  __device__ __forceinline__ void sequences(uint32_t item, const Tables& tables, const LengthCodeTables& codes,
+                                            uint64_t* ring) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     RingBitReader reader{};

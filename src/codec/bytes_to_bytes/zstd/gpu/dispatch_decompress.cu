@@ -38,10 +38,14 @@ namespace zarrgpu::zstd::gpu {
 namespace {
 using Policy = DecompressPolicySm90;
 using BpPolicy = BlockParallelPolicySm90;
-// B2's tables set the entropy kernel's shared memory (and so its thread
-// blocks per SM); B3 takes as many lanes as fit in it, not more.
-static_assert(sizeof(SequencesShared<BpPolicy>) <= sizeof(StreamsShared<BpPolicy>),
-              "B3's lanes enlarge the entropy kernel's shared memory");
+// The entropy kernel's shared memory sets its thread blocks per SM: B2's
+// tables (34 KiB) or B3's long lanes' fat tables (37 KiB), 6 of either on
+// an SM of 228 KiB (1 KiB more a thread block for the driver); B3's packed
+// lanes take as many as fit in that, not more.
+static_assert((sizeof(EntropyShared<BpPolicy>) + 1024) * 6 <= 228 * 1024,
+              "the entropy kernel's shared memory leaves 6 thread blocks per SM");
+static_assert(sizeof(SequenceLanes<PackedSequenceTables, BpPolicy::kSequenceBlocks>) <= sizeof(StreamsShared<BpPolicy>),
+              "B3's packed lanes enlarge the entropy kernel's shared memory");
 constexpr size_t kTempBytes = 256;  // the one-warp path's reservation; it uses none
 
 // Thread blocks of `threads` threads of kernel k that the current device

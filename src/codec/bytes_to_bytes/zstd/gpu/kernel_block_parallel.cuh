@@ -105,34 +105,66 @@ __device__ __forceinline__ void literals_streams_role(const BlockParallelParams&
 
 // B3: a lane per listed block, kSequenceBlocks of them per thread block
 // (kLongSequenceBlocks where the wave's blocks are long; the other lanes
-// help copy), with their FSE tables copied to shared
-// memory first (from global memory every lookup of the serial chain risked
-// an L1 miss), packed to 2 bytes a state.
-template <class Policy>
-struct SequencesShared {
-  __align__(16) PackedSequenceTables tables[Policy::kSequenceBlocks];
-  LengthCodeTables codes;
-  uint64_t ring[Policy::kSequenceBlocks][kRingWords];  // each lane's bitstream words ahead
+// help copy), with their FSE tables copied to shared memory first (from
+// global memory every lookup of the serial chain risked an L1 miss):
+// packed to 2 bytes a state, or, where the blocks are long, with fat
+// length tables (FatSequenceTables: each state's extra-bit count in its
+// entry, one shared-memory load less in the chain a sequence). Fat
+// against packed (ab_many.sh, H200, 2026-11-23 02:01 and 02:09 UTC, two
+// calls): level 19 +3.9 / +3.4 / +2.7% and +4.4 / +7.3 / +1.8% at 64 /
+// 256 / 1024 KiB; levels 1 and 9 within the calls' spread (-3.4..+6.6%,
+// level 9 256 KiB -3.4% in one call, +1.5% in the other). With 7 fat
+// lanes in B2's union instead of 8 in a larger one, level 19 64 KiB gained
+// only -1.2..+1.1%.
+template <class Tables, uint32_t kLanes>
+struct SequenceLanes {
+  __align__(16) Tables tables[kLanes];
+  uint64_t ring[kLanes][kRingWords];  // each lane's bitstream words ahead
 };
 
 template <class Policy>
-__device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, uint32_t role_block, uint32_t lanes,
-                                               SequencesShared<Policy>& sh) {
-  static_assert(Policy::kSequenceBlocks <= 32 && Policy::kLongSequenceBlocks <= Policy::kSequenceBlocks,
-                "a lane per block, the tables of the most");
-  const uint32_t count = *bp.item_count;
-  const uint32_t first = role_block * lanes;
-  if (first >= count) return;
+struct SequencesShared {
+  union {
+    SequenceLanes<PackedSequenceTables, Policy::kSequenceBlocks> packed;
+    SequenceLanes<FatSequenceTables, Policy::kLongSequenceBlocks> fat;
+  };
+  // Not first: at shared address 0 the compiler could not rule out a null
+  // pointer to it, and tested for one in every sequence of B3.
+  LengthCodeTables codes;
+};
+
+// `lanes` listed blocks from `first`, lane j's tables at l.tables[j].
+template <class Tables, uint32_t kLanes, class... Codes>
+__device__ __forceinline__ void sequence_lanes(const BlockParallelParams& bp, uint32_t first, uint32_t lanes,
+                                               SequenceLanes<Tables, kLanes>& l, const LengthCodeTables& codes,
+                                               const Codes&... for_copy) {
   const uint32_t lane = threadIdx.x;
-  fill_length_code_tables(LaneGroup<32>{lane}, sh.codes);
+  const uint32_t count = *bp.item_count;
   const uint32_t n = count - first < lanes ? count - first : lanes;
   for (uint32_t j = 0; j < n; ++j) {
     const uint32_t slot = bp.items[first + j];
     if (!has_sequences_to_decode(bp.blocks[slot])) continue;  // fse_log[] unset
-    copy_sequence_tables(LaneGroup<32>{lane}, sh.tables[j], bp.entropy[slot].sequences);
+    copy_sequence_tables(LaneGroup<32>{lane}, l.tables[j], bp.entropy[slot].sequences, for_copy...);
   }
   __syncthreads();
-  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, sh.tables[lane], sh.codes, sh.ring[lane]);
+  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, l.tables[lane], codes, l.ring[lane]);
+}
+
+template <class Policy>
+__device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, uint32_t role_block, bool long_blocks,
+                                               SequencesShared<Policy>& sh) {
+  static_assert(Policy::kSequenceBlocks <= 32 && Policy::kLongSequenceBlocks <= Policy::kSequenceBlocks,
+                "a lane per block, the tables of the most");
+  const uint32_t lanes = long_blocks ? Policy::kLongSequenceBlocks : Policy::kSequenceBlocks;
+  const uint32_t first = role_block * lanes;
+  if (first >= *bp.item_count) return;
+  fill_length_code_tables(LaneGroup<32>{threadIdx.x}, sh.codes);
+  if (long_blocks) {
+    __syncwarp();  // the fat entries take their extra bits from the code tables
+    sequence_lanes(bp, first, lanes, sh.fat, sh.codes, sh.codes);
+  } else {
+    sequence_lanes(bp, first, lanes, sh.packed, sh.codes);
+  }
 }
 
 // B2 and B3 are independent (both read B1's records; B2 writes literals,
@@ -159,10 +191,10 @@ __global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp) {
   __shared__ EntropyShared<Policy> sh;
   const uint32_t count = *bp.item_count;
   const uint32_t streams = (count + Policy::kStreamBlocks - 1) / Policy::kStreamBlocks;
-  const uint32_t lanes = bp.blocks_in_parts<Policy::kPartedSequences>() ? Policy::kLongSequenceBlocks
-                                                                        : Policy::kSequenceBlocks;
+  const bool long_blocks = bp.blocks_in_parts<Policy::kPartedSequences>();
+  const uint32_t lanes = long_blocks ? Policy::kLongSequenceBlocks : Policy::kSequenceBlocks;
   const uint32_t sequences = (count + lanes - 1) / lanes;
-  if (blockIdx.x < sequences) sequences_role<Policy>(bp, blockIdx.x, lanes, sh.sequences);
+  if (blockIdx.x < sequences) sequences_role<Policy>(bp, blockIdx.x, long_blocks, sh.sequences);
   else if (blockIdx.x - sequences < streams) literals_streams_role<Policy>(bp, blockIdx.x - sequences, sh.streams);
 }
 

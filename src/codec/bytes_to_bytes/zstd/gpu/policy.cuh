@@ -34,8 +34,8 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // B2 and B3 share one launch (entropy_kernel), one warp per thread block
   // in either role, over one shared-memory union.
   // B2: blocks per warp (a lane per Huffman stream, 4 per block); their
-  // tables take 8 x 4 KiB of shared memory, the lanes' bitstream rings 2 KiB:
-  // the union's size, 6 thread blocks per SM.
+  // tables take 8 x 4 KiB of shared memory, the lanes' bitstream rings 2 KiB
+  // (the union's size is B3's long lanes', 37 KiB: 6 thread blocks per SM).
   static constexpr uint32_t kStreamBlocks = 8;
   // B3: blocks (a lane each) per thread block; their packed FSE tables take
   // 13 x 2.5 KiB of shared memory, as many as fit in B2's union
@@ -49,7 +49,10 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // heaviest chunk alone decodes its sequences in 2.5 ms, amid the wave's
   // 4,096 in 4.0 ms (ncu, H200); 8 lanes a warp instead of 13 gained 5.1%
   // there, 6 lanes no more, and level 9 64 KiB (short blocks, more of them
-  // than a round of 8) lost 3% (ab_many.sh, 2026-11-22 20:57 UTC).
+  // than a round of 8) lost 3% (ab_many.sh, 2026-11-22 20:57 UTC). Their
+  // tables are fat (kernel_block_parallel.cuh): 8 x 4.5 KiB, 3 KiB more
+  // than B2's union, 6 thread blocks an SM still (dispatch_decompress.cu
+  // asserts it).
   static constexpr uint32_t kLongSequenceBlocks = 8;
   // D1: a wave whose compressed blocks average this many sequences or more
   // runs each of them by the warps of a thread block, in parts.
