@@ -131,6 +131,7 @@ __device__ unsigned __funnelshift_r(unsigned, unsigned, unsigned);
 __device__ unsigned __funnelshift_l(unsigned, unsigned, unsigned);
 __device__ unsigned __funnelshift_lc(unsigned, unsigned, unsigned);
 __device__ unsigned __funnelshift_rc(unsigned, unsigned, unsigned);
+__device__ unsigned __byte_perm(unsigned, unsigned, unsigned);
 __device__ void __syncthreads();
 
 // The C++ overloads of cuda_runtime.h.

@@ -120,6 +120,30 @@ struct BackwardWindow {
   }
   // The next 64 bits, first bit on top.
   ZARRGPU_HD_INLINE uint64_t window() const { return (hi << c) | ((lo >> 1) >> (63 - c)); }
+  // The same; on the GPU as two funnel shifts of the 32-bit halves that
+  // hold them (each shifts by c mod 32), 6 instructions, not 9: for B3's
+  // chain (sequences.hpp). B2's Huffman loops keep window(): with this one
+  // level 1 at 256 KiB was 1.4-6% slower (ab_many.sh, H200, 2026-11-23).
+  ZARRGPU_HD_INLINE uint64_t window_by_halves() const {
+#if defined(__CUDA_ARCH__)
+    const bool upper = c < 32;
+    const auto a = static_cast<uint32_t>(upper ? hi >> 32 : hi);
+    const auto b = static_cast<uint32_t>(upper ? hi : lo >> 32);
+    const auto d = static_cast<uint32_t>(upper ? lo >> 32 : lo);
+    return (uint64_t{__funnelshift_l(b, a, c)} << 32) | __funnelshift_l(d, b, c);
+#else
+    return window();
+#endif
+  }
+  // The next 32 bits, first bit on top: on the GPU one funnel shift.
+  ZARRGPU_HD_INLINE uint32_t window_top() const {
+#if defined(__CUDA_ARCH__)
+    const bool upper = c < 32;
+    return __funnelshift_l(static_cast<uint32_t>(upper ? hi : lo >> 32), static_cast<uint32_t>(upper ? hi >> 32 : hi), c);
+#else
+    return static_cast<uint32_t>(window() >> 32);
+#endif
+  }
   ZARRGPU_HD_INLINE int64_t remaining_bits() const {
     return 64 * int64_t{j} + 64 - static_cast<int64_t>(c) - first_bit;
   }

@@ -174,7 +174,11 @@ ZARRGPU_HD_INLINE LengthStep length_step(const FatLengthEntry* table, uint32_t s
   s.cell = FseState{(v >> 16) & 63u, v & 0xffu, v >> 23};
   uint32_t unused = 0;
   length_code<kMatch, kLookup>(s.cell.symbol, codes, &s.base, &unused);
+#if defined(__CUDA_ARCH__)
+  s.bits = __byte_perm(v, 0u, 0x4441u);  // byte 1 alone: one instruction in the chain, not two
+#else
   s.bits = (v >> 8) & 0xffu;
+#endif
   return s;
 }
 
@@ -226,17 +230,18 @@ struct BasicSequenceDecoder {
     // length's bits start in the window's upper half; so does every state
     // field below (table logs are <= 9).
     const uint32_t of_code = of.symbol;
-    uint64_t w = br.window();
+    const uint64_t w = br.window_by_halves();
     *offset_value = (1u << of_code) + top_bits(static_cast<uint32_t>(w >> 32), of_code);
     *match_length = ml_base + top_bits(window_word_low(w, of_code), ml_bits);
     *literals_length = ll_base + top_bits(window_word(w, of_code + ml_bits), ll_bits);
     br.skip(of_code + ml_bits + ll_bits);
     if (!last) {
-      // State updates in order: literals lengths, match lengths, offsets (<= 26 bits).
-      w = br.window();
-      state[0] = ll.base + top_bits(static_cast<uint32_t>(w >> 32), ll.nb_bits);
-      state[2] = ml.base + top_bits(window_word_low(w, ll.nb_bits), ml.nb_bits);
-      state[1] = of.base + top_bits(window_word_low(w, ll.nb_bits + ml.nb_bits), of.nb_bits);
+      // State updates in order: literals lengths, match lengths, offsets
+      // (<= 9 + 9 + 8 bits: one 32-bit window).
+      const uint32_t x = br.window_top();
+      state[0] = ll.base + top_bits(x, ll.nb_bits);
+      state[2] = ml.base + top_bits(x << ll.nb_bits, ml.nb_bits);
+      state[1] = of.base + top_bits(x << (ll.nb_bits + ml.nb_bits), of.nb_bits);
       br.skip(ll.nb_bits + ml.nb_bits + of.nb_bits);
     }
   }
