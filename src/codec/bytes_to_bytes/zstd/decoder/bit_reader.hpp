@@ -307,6 +307,16 @@ ZARRGPU_HD_INLINE uint32_t top_bits(uint32_t x, uint32_t n) {
 #endif
 }
 
+// (1 << n) + top_bits(x, n) for n < 32: the bits below a leading 1, as an
+// Offset_Value is read (§3.1.1.3.2.1.1); on the GPU one funnel shift.
+ZARRGPU_HD_INLINE uint32_t one_then_top_bits(uint32_t x, uint32_t n) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_lc(x, 1u, n);  // upper half of (1:x) << n
+#else
+  return (1u << n) + top_bits(x, n);
+#endif
+}
+
 // n <= 32 bits of w from bit k down (k < 64, k + n <= 64); 0 when n is 0.
 ZARRGPU_HD_INLINE uint32_t window_bits(uint64_t w, uint32_t k, uint32_t n) { return top_bits(window_word(w, k), n); }
 

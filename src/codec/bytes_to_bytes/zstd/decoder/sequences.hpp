@@ -231,7 +231,7 @@ struct BasicSequenceDecoder {
     // field below (table logs are <= 9).
     const uint32_t of_code = of.symbol;
     const uint64_t w = br.window_by_halves();
-    *offset_value = (1u << of_code) + top_bits(static_cast<uint32_t>(w >> 32), of_code);
+    *offset_value = one_then_top_bits(static_cast<uint32_t>(w >> 32), of_code);
     *match_length = ml_base + top_bits(window_word_low(w, of_code), ml_bits);
     *literals_length = ll_base + top_bits(window_word(w, of_code + ml_bits), ll_bits);
     br.skip(of_code + ml_bits + ll_bits);
