@@ -72,7 +72,9 @@ TEST(ZstdWaveLayout, WavesAreFewestThenFewestRounds) {
             if ((n + x - 1) / x == fewest && rounds(n, x) < least) least = rounds(n, x);
           }
           EXPECT_EQ(rounds(n, w), least) << "a size of as many waves takes fewer rounds: " << where;
-          if (rounds(n, equal) == least) EXPECT_EQ(w, equal) << "equal waves on a tie: " << where;
+          if (rounds(n, equal) == least) {
+            EXPECT_EQ(w, equal) << "equal waves on a tie: " << where;
+          }
         }
       }
     }
