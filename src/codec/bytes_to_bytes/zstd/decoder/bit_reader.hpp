@@ -135,15 +135,9 @@ struct BackwardWindow {
     return window();
 #endif
   }
-  // The next 32 bits, first bit on top: on the GPU one funnel shift.
-  ZARRGPU_HD_INLINE uint32_t window_top() const {
-#if defined(__CUDA_ARCH__)
-    const bool upper = c < 32;
-    return __funnelshift_l(static_cast<uint32_t>(upper ? hi : lo >> 32), static_cast<uint32_t>(upper ? hi >> 32 : hi), c);
-#else
-    return static_cast<uint32_t>(window() >> 32);
-#endif
-  }
+  // The next 32 bits, first bit on top: on the GPU one funnel shift (the
+  // lower half's falls away).
+  ZARRGPU_HD_INLINE uint32_t window_top() const { return static_cast<uint32_t>(window_by_halves() >> 32); }
   ZARRGPU_HD_INLINE int64_t remaining_bits() const {
     return 64 * int64_t{j} + 64 - static_cast<int64_t>(c) - first_bit;
   }

@@ -154,7 +154,7 @@ ZARRGPU_HD_INLINE void copy_sequence_tables(G g, FatSequenceTables& dst, const P
   };
   fat(dst.literals_length, src.literals_length, src.fse_log[0], codes.literals_length);
   fat(dst.match_length, src.match_length, src.fse_log[2], codes.match_length);
-  for (uint32_t u = g.rank(); u < (1u << src.fse_log[1]); u += G::kSize) dst.offset[u] = src.offset[u];
+  group_copy_disjoint(g, dst.offset, src.offset, 1u << src.fse_log[1]);
 }
 
 // B1 for compressed block b of a chunk (chunk = the chunk's input). Writes

@@ -366,4 +366,18 @@ ZARRGPU_HD_INLINE void store_fat_length_entry(FatLengthEntry& to, const FseState
   to.v = e.nb_bits | ((codes[e.symbol] & 31u) << 8) | (e.symbol << 16) | (e.base << 23);
 }
 
+ZARRGPU_HD_INLINE FseState fse_state(const FatLengthEntry* table, uint32_t state, uint32_t /*log*/) {
+  const uint32_t v = table[state].v;
+  return FseState{(v >> 16) & 63u, v & 0xffu, v >> 23};
+}
+
+// The extra-bit count of a fat entry's length code.
+ZARRGPU_HD_INLINE uint32_t fat_extra_bits(FatLengthEntry e) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(e.v, 0u, 0x4441u);  // byte 1 alone: one instruction in B3's chain, not two
+#else
+  return (e.v >> 8) & 0xffu;
+#endif
+}
+
 }  // namespace zarrgpu::zstd

@@ -169,16 +169,11 @@ ZARRGPU_HD_INLINE LengthStep length_step(const Entry* table, uint32_t state, uin
 template <bool kMatch, bool kLookup>
 ZARRGPU_HD_INLINE LengthStep length_step(const FatLengthEntry* table, uint32_t state, uint32_t /*log*/,
                                          const uint32_t* codes) {
-  const uint32_t v = table[state].v;
   LengthStep s;
-  s.cell = FseState{(v >> 16) & 63u, v & 0xffu, v >> 23};
+  s.cell = fse_state(table, state, 0);
   uint32_t unused = 0;
   length_code<kMatch, kLookup>(s.cell.symbol, codes, &s.base, &unused);
-#if defined(__CUDA_ARCH__)
-  s.bits = __byte_perm(v, 0u, 0x4441u);  // byte 1 alone: one instruction in the chain, not two
-#else
-  s.bits = (v >> 8) & 0xffu;
-#endif
+  s.bits = fat_extra_bits(table[state]);
   return s;
 }
 
