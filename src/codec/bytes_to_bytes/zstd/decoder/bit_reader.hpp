@@ -207,14 +207,34 @@ struct RingAddresses {
     words -= static_cast<uint64_t>(w.off);
   }
 };
-ZARRGPU_HD_INLINE void ring_copy_async(const RingAddresses& a, uint32_t slot, int32_t w) {
+// Word w of the stream into ring slot `slot` as one stage (a cp.async
+// group on the GPU): copied asynchronously when `whole` (it lies whole in
+// the stream), else `value` stored here. Predicated, not branched: a
+// refill is then straight-line code.
+ZARRGPU_HD_INLINE void ring_stage(const RingAddresses& a, uint32_t slot, int32_t w, bool whole, uint64_t value) {
 #if defined(__CUDA_ARCH__)
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(static_cast<uint32_t>(a.ring) + 8 * slot),
-               "l"(a.words + 8 * static_cast<int64_t>(w))
-               : "memory");
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "setp.ne.b32 p, %2, 0;\n\t"
+      "@p cp.async.ca.shared.global [%0], [%1], 8;\n\t"
+      "@!p st.shared.u64 [%0], %3;\n\t"
+      "cp.async.commit_group;\n\t}" ::"r"(static_cast<uint32_t>(a.ring) + 8 * slot),
+      "l"(a.words + 8 * static_cast<int64_t>(w)), "r"(static_cast<uint32_t>(whole)), "l"(value)
+      : "memory");
 #else
-  std::memcpy(reinterpret_cast<uint64_t*>(a.ring) + slot,
-              reinterpret_cast<const uint8_t*>(a.words + 8 * static_cast<int64_t>(w)), 8);
+  auto* to = reinterpret_cast<uint64_t*>(a.ring) + slot;
+  if (whole) std::memcpy(to, reinterpret_cast<const uint8_t*>(a.words + 8 * static_cast<int64_t>(w)), 8);
+  else *to = value;
+#endif
+}
+// Ring slot `slot`'s word (its stage landed: ring_wait()).
+ZARRGPU_HD_INLINE uint64_t ring_load(const RingAddresses& a, uint32_t slot) {
+#if defined(__CUDA_ARCH__)
+  uint64_t v;
+  asm volatile("ld.shared.u64 %0, [%1];" : "=l"(v) : "r"(static_cast<uint32_t>(a.ring) + 8 * slot) : "memory");
+  return v;
+#else
+  return reinterpret_cast<const uint64_t*>(a.ring)[slot];
 #endif
 }
 ZARRGPU_HD_INLINE void ring_commit() {
@@ -240,29 +260,33 @@ struct RingBitReader : BackwardWindow {
   RingAddresses at;
   int32_t whole_from;  // the words from here up lie whole in the stream
                        // (those above the window's always do)
+  uint64_t edge;       // word whole_from - 1, the stream's first bytes
+                       // (or none: zero); the words below it are zero
 
-  // Word w (below the window) into its slot, then one group: asynchronously
-  // when it lies whole in the stream, else zero-filled here (the stream's
-  // first bytes). A refill runs this on one lane while the warp's others
-  // wait at the branch's end: it was ~44 instructions with the bounds and
-  // addresses worked out from w each time, a quarter of B3's (ncu, H200).
+  // Word w (below the window) into its slot as one stage. Once a branch
+  // (a copy, or the stream's first bytes worked out here), which made a
+  // refill a nest of branches that the warp's other lanes waited at; as
+  // one predicated copy or store, a refill is ~25 instructions in a row,
+  // and B3's loop with its refills is a third of its size (with one window
+  // for the lengths, sequences.hpp, against both as branches: level 1
+  // +4.0 / +6.7 / +1.4%, level 9 +3.0 / +1.2 / +0.2%, level 19 +0.8 / +2.1
+  // / +1.5% at 64 / 256 / 1024 KiB; ab_many.sh, H200, 2026-11-23).
   ZARRGPU_HD_INLINE void stage(int32_t w) {
     const auto slot = static_cast<uint32_t>(w) & (kRingWords - 1);
-    if (w >= whole_from) ring_copy_async(at, slot, w);
-    else ring[slot] = words.word(w);
-    ring_commit();
+    ring_stage(at, slot, w, w >= whole_from, w == whole_from - 1 ? edge : 0);
   }
   ZARRGPU_HD_INLINE bool init(const uint8_t* src, size_t size) {
     if (!start(src, size)) return false;
     at.set(ring, words);
     whole_from = static_cast<int32_t>((words.off + 7) / 8);  // 8w - off >= 0; and 8w - off + 8 <= size below the window
+    edge = words.word(whole_from - 1);
     for (int32_t k = 1; k <= static_cast<int32_t>(kRingAhead); ++k) stage(j - 1 - k);
     return true;
   }
   ZARRGPU_HD_INLINE void skip(uint32_t n) {
     if (advance(n)) {
       ring_wait();  // word j - 1, staged kRingAhead stages ago, has landed
-      lo = ring[(j - 1) & (kRingWords - 1)];
+      lo = ring_load(at, static_cast<uint32_t>(j - 1) & (kRingWords - 1));
       stage(j - 1 - static_cast<int32_t>(kRingAhead));
     }
   }

@@ -227,8 +227,11 @@ struct BasicSequenceDecoder {
     const uint32_t of_code = of.symbol;
     const uint64_t w = br.window_by_halves();
     *offset_value = one_then_top_bits(static_cast<uint32_t>(w >> 32), of_code);
-    *match_length = ml_base + top_bits(window_word_low(w, of_code), ml_bits);
-    *literals_length = ll_base + top_bits(window_word(w, of_code + ml_bits), ll_bits);
+    // The two lengths' extra bits (<= 16 each) lie in the 32 bits after
+    // the offset's.
+    const uint32_t lengths = window_word_low(w, of_code);
+    *match_length = ml_base + top_bits(lengths, ml_bits);
+    *literals_length = ll_base + top_bits(lengths << ml_bits, ll_bits);
     br.skip(of_code + ml_bits + ll_bits);
     if (!last) {
       // State updates in order: literals lengths, match lengths, offsets
