@@ -308,6 +308,17 @@ ZARRGPU_HD_INLINE void decode_literals_stream(const BlockEntropy& e, const Huffm
   }
 }
 
+// A field another thread may write meanwhile, read once (on the GPU a
+// volatile load: the compiler may not read it again later).
+template <class T>
+ZARRGPU_HD_INLINE T read_once(const T& x) {
+#if defined(__CUDA_ARCH__)
+  return *static_cast<const volatile T*>(&x);
+#else
+  return x;
+#endif
+}
+
 // Whether B3 decodes block b's sequences (B1 set up their tables).
 ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) {
   return b.status == Status::ok && b.sequence_count != 0;
@@ -322,8 +333,14 @@ template <class Tables, class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Tables& tables,
                                               const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
                                               const LengthCodeTables* codes = nullptr, Reader reader = Reader{}) {
-  if (!has_sequences_to_decode(b)) return;
-  const uint32_t count = b.sequence_count;
+  // On the GPU B2 runs in the same launch and zeroes the count of a block
+  // whose literals fail (decode_literals_stream): the count is read once,
+  // and only that value is used. With two reads (nvcc made them, one each
+  // for the test and for `count`) the second could see 0, and count - 1
+  // below wrapped: a loop past the block's triples, an illegal address in
+  // the corrupt-input GPU test (H200, 2026-11-23 04:40 UTC).
+  const uint32_t count = read_once(b.sequence_count);
+  if (count == 0 || read_once(b.status) != Status::ok) return;
   BasicSequenceDecoder<Reader> dec;
   dec.br = reader;
   if (!dec.init(tables, chunk + e.sequences_src, e.sequences_size)) {  // B1 checked that it starts
