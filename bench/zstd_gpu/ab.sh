@@ -5,7 +5,7 @@
 # Builds zstd_gpu_bench for A (the patch reversed) and for B, then runs the
 # rows AB_ROUNDS times alternating A, B (so that clock drift hits both), and
 # prints each variant's median GB/s per row. Rows: AB_LEVELS (3,19),
-# AB_CHUNK_KIB (64,1024), AB_GIB (1; AB_GIB_L19 0.25 for level 19), AB_RUNS per invocation (3). nvCOMP and
+# AB_CHUNK_KIB (64,1024), AB_GIB (1; AB_GIB_L19 1 for level 19), AB_RUNS per invocation (3). nvCOMP and
 # libzstd are left out (bench/gpu/zstd.sh compares against them). Needs the
 # CUDA build of bench/gpu/zstd.sh (ZSTD_BUILD_ONLY=1 is run first).
 # It is ab_many.sh run on the tree without the change, with the change as
