@@ -206,6 +206,10 @@ struct RingAddresses {
 #endif
     words -= static_cast<uint64_t>(w.off);
   }
+  // Slot s of the ring (on the GPU, the 32-bit shared-space address), and
+  // aligned word w of the stream.
+  ZARRGPU_HD_INLINE uint64_t slot(uint32_t s) const { return ring + 8 * s; }
+  ZARRGPU_HD_INLINE uint64_t word(int32_t w) const { return words + 8 * static_cast<int64_t>(w); }
 };
 // Word w of the stream into ring slot `slot` as one stage (a cp.async
 // group on the GPU): copied asynchronously when `whole` (it lies whole in
@@ -218,12 +222,12 @@ ZARRGPU_HD_INLINE void ring_stage(const RingAddresses& a, uint32_t slot, int32_t
       "setp.ne.b32 p, %2, 0;\n\t"
       "@p cp.async.ca.shared.global [%0], [%1], 8;\n\t"
       "@!p st.shared.u64 [%0], %3;\n\t"
-      "cp.async.commit_group;\n\t}" ::"r"(static_cast<uint32_t>(a.ring) + 8 * slot),
-      "l"(a.words + 8 * static_cast<int64_t>(w)), "r"(static_cast<uint32_t>(whole)), "l"(value)
+      "cp.async.commit_group;\n\t}" ::"r"(static_cast<uint32_t>(a.slot(slot))),
+      "l"(a.word(w)), "r"(static_cast<uint32_t>(whole)), "l"(value)
       : "memory");
 #else
-  auto* to = reinterpret_cast<uint64_t*>(a.ring) + slot;
-  if (whole) std::memcpy(to, reinterpret_cast<const uint8_t*>(a.words + 8 * static_cast<int64_t>(w)), 8);
+  auto* to = reinterpret_cast<uint64_t*>(a.slot(slot));
+  if (whole) std::memcpy(to, reinterpret_cast<const uint8_t*>(a.word(w)), 8);
   else *to = value;
 #endif
 }
@@ -231,15 +235,10 @@ ZARRGPU_HD_INLINE void ring_stage(const RingAddresses& a, uint32_t slot, int32_t
 ZARRGPU_HD_INLINE uint64_t ring_load(const RingAddresses& a, uint32_t slot) {
 #if defined(__CUDA_ARCH__)
   uint64_t v;
-  asm volatile("ld.shared.u64 %0, [%1];" : "=l"(v) : "r"(static_cast<uint32_t>(a.ring) + 8 * slot) : "memory");
+  asm volatile("ld.shared.u64 %0, [%1];" : "=l"(v) : "r"(static_cast<uint32_t>(a.slot(slot))) : "memory");
   return v;
 #else
-  return reinterpret_cast<const uint64_t*>(a.ring)[slot];
-#endif
-}
-ZARRGPU_HD_INLINE void ring_commit() {
-#if defined(__CUDA_ARCH__)
-  asm volatile("cp.async.commit_group;" ::: "memory");
+  return *reinterpret_cast<const uint64_t*>(a.slot(slot));
 #endif
 }
 // Until at most kRingAhead - 1 of this thread's stages are in flight.

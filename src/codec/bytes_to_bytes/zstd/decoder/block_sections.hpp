@@ -319,10 +319,19 @@ ZARRGPU_HD_INLINE T read_once(const T& x) {
 #endif
 }
 
-// Whether B3 decodes block b's sequences (B1 set up their tables).
-ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) {
-  return b.status == Status::ok && b.sequence_count != 0;
+// The sequences B3 decodes in block b (B1 set up their tables): its count,
+// or 0 when it has none or failed. On the GPU B2 runs in the same launch
+// and zeroes the count of a block whose literals fail
+// (decode_literals_stream): each field is read once, and only that count
+// is used. With two reads (nvcc made them in B3, one for the test and one
+// for the loop bound) the second could see 0, and the loop's count - 1
+// wrapped: a loop past the block's triples, an illegal address in the
+// corrupt-input GPU test (H200, 2026-11-23 04:40 UTC).
+ZARRGPU_HD_INLINE uint32_t sequences_to_decode(const BlockRecord& b) {
+  const uint32_t count = read_once(b.sequence_count);
+  return read_once(b.status) == Status::ok ? count : 0u;
 }
+ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) { return sequences_to_decode(b) != 0; }
 
 // B3: block b's sequences to triples[b.triples_offset, + min(count,
 // b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
@@ -333,14 +342,8 @@ template <class Tables, class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Tables& tables,
                                               const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
                                               const LengthCodeTables* codes = nullptr, Reader reader = Reader{}) {
-  // On the GPU B2 runs in the same launch and zeroes the count of a block
-  // whose literals fail (decode_literals_stream): the count is read once,
-  // and only that value is used. With two reads (nvcc made them, one each
-  // for the test and for `count`) the second could see 0, and count - 1
-  // below wrapped: a loop past the block's triples, an illegal address in
-  // the corrupt-input GPU test (H200, 2026-11-23 04:40 UTC).
-  const uint32_t count = read_once(b.sequence_count);
-  if (count == 0 || read_once(b.status) != Status::ok) return;
+  const uint32_t count = sequences_to_decode(b);
+  if (count == 0) return;
   BasicSequenceDecoder<Reader> dec;
   dec.br = reader;
   if (!dec.init(tables, chunk + e.sequences_src, e.sequences_size)) {  // B1 checked that it starts

@@ -333,16 +333,20 @@ struct LengthCodeTables {
   uint32_t match_length[kMatchLengthCodes];
 };
 
+ZARRGPU_HD_INLINE uint32_t length_code_entry(uint32_t baseline, uint32_t bits) { return (baseline << 5) | bits; }
+ZARRGPU_HD_INLINE uint32_t length_code_baseline(uint32_t entry) { return entry >> 5; }
+ZARRGPU_HD_INLINE uint32_t length_code_bits(uint32_t entry) { return entry & 31u; }
+
 template <class G>
 ZARRGPU_HD_INLINE void fill_length_code_tables(G g, LengthCodeTables& t) {
   for (uint32_t c = g.rank(); c < kLiteralsLengthCodes + kMatchLengthCodes; c += G::kSize) {
     uint32_t base = 0, bits = 0;
     if (c < kLiteralsLengthCodes) {
       literals_length_code(c, &base, &bits);
-      t.literals_length[c] = (base << 5) | bits;
+      t.literals_length[c] = length_code_entry(base, bits);
     } else {
       match_length_code(c - kLiteralsLengthCodes, &base, &bits);
-      t.match_length[c - kLiteralsLengthCodes] = (base << 5) | bits;
+      t.match_length[c - kLiteralsLengthCodes] = length_code_entry(base, bits);
     }
   }
 }
@@ -363,7 +367,7 @@ struct FatLengthEntry {
 // Entry e (symbol, the cell's bits and base) of a length table, with the
 // extra bits `codes` (LengthCodeTables' literals_length or match_length) gives its symbol.
 ZARRGPU_HD_INLINE void store_fat_length_entry(FatLengthEntry& to, const FseState& e, const uint32_t* codes) {
-  to.v = e.nb_bits | ((codes[e.symbol] & 31u) << 8) | (e.symbol << 16) | (e.base << 23);
+  to.v = e.nb_bits | (length_code_bits(codes[e.symbol]) << 8) | (e.symbol << 16) | (e.base << 23);
 }
 
 ZARRGPU_HD_INLINE FseState fse_state(const FatLengthEntry* table, uint32_t state, uint32_t /*log*/) {

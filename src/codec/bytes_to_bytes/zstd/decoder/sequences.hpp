@@ -148,8 +148,8 @@ template <bool kMatch, bool kLookup>
 ZARRGPU_HD_INLINE void length_code(uint32_t symbol, const uint32_t* codes, uint32_t* base, uint32_t* bits) {
   if (kLookup) {
     const uint32_t c = codes[symbol];  // symbols of a valid table are < the code counts (fse.hpp's max_symbol())
-    *base = c >> 5;
-    *bits = c & 31u;
+    *base = length_code_baseline(c);
+    *bits = length_code_bits(c);
   } else if (kMatch) {
     match_length_code(symbol, base, bits);
   } else {
