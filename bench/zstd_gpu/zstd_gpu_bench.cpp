@@ -9,7 +9,10 @@
 //
 //   zstd_gpu_bench [--gib 2] [--gib-l19 2] [--chunk-kib 64,256,1024,4096]
 //                  [--levels 1,3,9,19] [--runs 5] [--threads N] [--out DIR]
-//                  [--no-cpu] [--no-nvcomp]
+//                  [--no-cpu] [--no-nvcomp] [--cache DIR]
+// --cache DIR keeps each row's compressed chunks in DIR and reuses them
+// (level 19 compresses at a few MB/s a core: A/B scripts run the same rows
+// many times; bench/zstd_gpu/ab_many.sh).
 #include <cuda_runtime.h>
 #include <zstd.h>
 
@@ -63,6 +66,7 @@ struct Args {
   std::string out = "bench/results";
   bool cpu = true;
   bool nvcomp = true;
+  std::string cache;  // --cache: directory of compressed rows, "" for none
   std::string command;
 };
 
@@ -104,6 +108,48 @@ Batch compress_chunks(const std::vector<uint8_t>& data, size_t bytes, size_t chu
   b.compressed.resize(pos);
   for (size_t i = 0; i < n; ++i) std::memcpy(b.compressed.data() + b.in_off[i], parts[i].data(), parts[i].size());
   b.decoded = bytes;
+  return b;
+}
+
+// The row's chunks from `dir` when an earlier run left them there, else
+// compressed and left there (the data is the same on every run: a seeded
+// generator). A file holds the chunk count, the chunk sizes, then the chunks.
+Batch cached_chunks(const std::string& dir, const std::vector<uint8_t>& data, size_t bytes, size_t chunk, int level,
+                    unsigned threads) {
+  if (dir.empty()) return compress_chunks(data, bytes, chunk, level, threads);
+  const std::string path =
+      dir + "/l" + std::to_string(level) + "_c" + std::to_string(chunk) + "_b" + std::to_string(bytes) + ".bin";
+  if (std::ifstream f{path, std::ios::binary}) {
+    uint64_t n = 0;
+    f.read(reinterpret_cast<char*>(&n), sizeof n);
+    std::vector<uint64_t> sizes(n);
+    f.read(reinterpret_cast<char*>(sizes.data()), static_cast<std::streamsize>(n * sizeof(uint64_t)));
+    Batch b;
+    size_t pos = 0;
+    for (size_t i = 0; i < n; ++i) {
+      b.in_off.push_back(pos);
+      b.in_size.push_back(sizes[i]);
+      pos += (sizes[i] + 255) / 256 * 256;
+      b.out_off.push_back(i * chunk);
+      b.out_size.push_back(std::min(chunk, bytes - i * chunk));
+    }
+    b.compressed.resize(pos);
+    f.read(reinterpret_cast<char*>(b.compressed.data()), static_cast<std::streamsize>(pos));
+    b.decoded = bytes;
+    if (f && n == (bytes + chunk - 1) / chunk) return b;
+    std::fprintf(stderr, "%s is unreadable: compressing again\n", path.c_str());
+  }
+  Batch b = compress_chunks(data, bytes, chunk, level, threads);
+  const std::string tmp = path + ".tmp";
+  std::ofstream f{tmp, std::ios::binary};
+  const uint64_t n = b.in_size.size();
+  std::vector<uint64_t> sizes(b.in_size.begin(), b.in_size.end());
+  f.write(reinterpret_cast<const char*>(&n), sizeof n);
+  f.write(reinterpret_cast<const char*>(sizes.data()), static_cast<std::streamsize>(n * sizeof(uint64_t)));
+  f.write(reinterpret_cast<const char*>(b.compressed.data()), static_cast<std::streamsize>(b.compressed.size()));
+  f.close();
+  if (f) std::rename(tmp.c_str(), path.c_str());  // whole files only
+  else std::remove(tmp.c_str());
   return b;
 }
 
@@ -210,6 +256,7 @@ int main(int argc, char** argv) {
     else if (k == "--out") a.out = v();
     else if (k == "--no-cpu") a.cpu = false;
     else if (k == "--no-nvcomp") a.nvcomp = false;
+    else if (k == "--cache") a.cache = v();
     else { std::fprintf(stderr, "unknown argument %s\n", k.c_str()); return 2; }
   }
   if (!a.threads) a.threads = std::max(1u, std::thread::hardware_concurrency());
@@ -247,7 +294,7 @@ int main(int argc, char** argv) {
                                      : max_bytes;
     for (size_t kib : a.chunk_kib) {
       const auto t0 = Clock::now();
-      const Batch b = compress_chunks(data, bytes, kib * 1024, level, a.threads);
+      const Batch b = cached_chunks(a.cache, data, bytes, kib * 1024, level, a.threads);
       const double t_comp = std::chrono::duration<double>(Clock::now() - t0).count();
       Row row{level, kib, b.in_off.size(), b.decoded, 0};
       for (size_t s : b.in_size) row.compressed += s;

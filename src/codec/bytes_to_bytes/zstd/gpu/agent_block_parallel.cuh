@@ -78,10 +78,10 @@ struct BlockParallelParams {
   }
   // Whether D2 runs them in runs (decoder/block_execution.hpp): where they
   // average kRuns sequences or more, only in chunks of at most
-  // kRunsMaxChunk bytes: at level 19 D2b's runs gained 5% at 64 and 256
-  // KiB, but at 1 MiB (8 blocks a chunk, walks through more history) D2a's
-  // walks for bytes before the runs cost 5% more than D2b saved (ab_many.sh,
-  // H200, 2026-11-22).
+  // kRunsMaxChunk bytes: at level 19 D2b's runs gained 5% at 64 KiB, but
+  // in chunks of several blocks (walks through more history) D2a's walks
+  // for bytes before the runs cost more than D2b saved: 5% at 1 MiB
+  // (2026-11-22), 12% at 256 KiB on 1 GiB of chunks (policy.cuh).
   template <uint32_t kRuns, uint64_t kRunsMaxChunk>
   __device__ __forceinline__ bool blocks_in_runs() const {
     return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();

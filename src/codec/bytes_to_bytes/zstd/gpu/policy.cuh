@@ -59,9 +59,14 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kPartedSequences = 2048;
   // D1 cuts such blocks into parts, D2 (D2a, D2b) into runs, of a warp
   // each, kPartWarps of them in a thread block; D2 only in chunks of at
-  // most kRunsMaxChunkBytes whose blocks are longer still.
+  // most kRunsMaxChunkBytes whose blocks are longer still: one-block
+  // chunks. At 256 KiB (two blocks) the runs gained 5% on 4,096 chunks, but
+  // on 1 GiB of them runs cost level 19 11.7% (27.00 GB/s without them,
+  // 23.84 with; 64 KiB unchanged, ab_many.sh, H200, 2026-11-23 06:09 UTC):
+  // the second block's walks reach back through the first, and the thread
+  // blocks at work cover more chunks than L2 holds.
   static constexpr uint32_t kPartWarps = 4;
-  static constexpr uint64_t kRunsMaxChunkBytes = 256 * 1024;
+  static constexpr uint64_t kRunsMaxChunkBytes = 128 * 1024;
   // D2 in runs only where the blocks average kRunsSequences or more: level 9
   // at 256 KiB (~4,000 a block) lost 8% to the runs' D2a walks; against
   // runs from 2,048, 6,144 gained 8.9% there, level 19 64 KiB -1.1%, 256
