@@ -46,8 +46,10 @@ struct BatchResult {
 // prime: decode the batch once on the stream before capturing it, so that
 // the decoder has made the stream for its weight classes (it makes none
 // during a capture) and the captured graph forks and joins it.
+// chunk_bound: the block-parallel path's max_uncompressed_chunk_bytes (0:
+// the largest capacity).
 void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false, bool block_parallel = false,
-               size_t wave_chunks = 0, bool prime = false) {
+               size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0) {
   const size_t n = cases.size();
   size_t in_total = 0, out_total = 0;
   std::vector<size_t> in_off(n), out_off(n);
@@ -89,6 +91,7 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   zg::DecompressOptions opts;
   size_t max_capacity = 1;
   for (const Case& c : cases) max_capacity = std::max(max_capacity, c.capacity);
+  if (chunk_bound != 0) max_capacity = chunk_bound;
   opts.strategy = block_parallel ? zg::Strategy::block_parallel : zg::Strategy::one_warp;
   opts.max_uncompressed_chunk_bytes = block_parallel ? max_capacity : 0;
   size_t temp_bytes = 0;
@@ -442,6 +445,48 @@ TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
   }
   BatchResult r;
   run_batch(cases, &r, false, /*block_parallel=*/true);
+  if (HasFatalFailure()) return;
+  expect_bit_exact(cases, r);
+}
+
+// A caller's max_uncompressed_chunk_bytes sizes the block-parallel scratch,
+// but the walk bounds only a chunk's literals and sequences by it: chunks of
+// RLE blocks or long matches decode to more. With room in their output they
+// must still decode (the one-warp kernel takes them over), and the chunks
+// beside them, of several blocks each (their phase D walks the granule
+// index that an overflowing neighbour's entries would have overwritten),
+// must decode as if alone.
+TEST(ZstdGpuBlockParallel, ChunksLargerThanTheBoundStillDecode) {
+  SKIP_WITHOUT_GPU();
+  constexpr size_t kBound = 64 * 1024;
+  std::vector<Case> cases;
+  Rng rng(77);
+  for (int i = 0; i < 48; ++i) {
+    FrameParams fp;
+    Case c;
+    switch (i % 4) {
+      case 0:  // RLE blocks: no literals, no sequences, 8-16x the bound
+        c.expected = make_data(DataKind::zeros, kBound * (8 + i % 9), rng.next());
+        fp.level = 3;
+        break;
+      case 1:  // long matches: few literals and sequences, 3x the bound
+        c.expected = make_data(DataKind::repetitive, 3 * kBound + i * 100, rng.next());
+        fp.level = 19;
+        break;
+      default:  // within the bound, in blocks of 8 KiB (D2 walks back through them)
+        c.expected = make_data(i % 3 == 0 ? DataKind::text : DataKind::float_field, kBound - i * 10, rng.next());
+        fp.level = i % 8 == 2 ? 19 : 3;
+        fp.flush_every = 8 * 1024;
+        break;
+    }
+    fp.checksum = i % 2 == 0;
+    c.frame = compress(c.expected, fp);
+    c.capacity = c.expected.size();
+    c.what = "case " + std::to_string(i) + " of " + std::to_string(c.expected.size()) + " bytes";
+    cases.push_back(std::move(c));
+  }
+  BatchResult r;
+  run_batch(cases, &r, false, /*block_parallel=*/true, 0, false, kBound);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
 }

@@ -217,19 +217,39 @@ struct AgentBlockParallel {
     place_blocks(WarpGroup{}, rs, plan, bp.chunk_frames(c), bp.chunk_blocks(c));
   }
 
+  // The capacity phase C checks chunk c against: its output's, but no more
+  // than the wave's chunk bound, which sizes its scratch (the granule index
+  // above all). The walk bounds a chunk's literals and sequences by it, not
+  // its decoded size: a chunk of RLE blocks or long matches may decode to
+  // more (when a caller's max_uncompressed_chunk_bytes is too small), and
+  // D1 would index granules past the chunk's own, in the next chunk's. C4
+  // sends such a chunk to the one-warp kernel instead (verdict()).
+  __device__ __forceinline__ uint64_t checked_capacity(size_t c) const {
+    const uint64_t capacity = bp.p.out_capacities[bp.first_chunk + c];
+    return capacity < bp.max_chunk_bytes ? capacity : bp.max_chunk_bytes;
+  }
+
   // C3 of listed compressed block k of chunk c, by a group G, as C1.
   template <class G, class Scratch>
   __device__ __forceinline__ void resolve(Scratch& rs, size_t c, uint32_t k) {
     BlockRecord& b = bp.chunk_blocks(c)[k];
-    resolve_block(G{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c),
-                  bp.p.out_capacities[bp.first_chunk + c]);
+    resolve_block(G{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c), checked_capacity(c));
   }
 
-  // C4, one thread per chunk.
+  // C4, one thread per chunk. A chunk that does not fit its checked
+  // capacity but may fit its output goes to the one-warp kernel, which
+  // decodes it whole (or finds its real error); phase D and finish() leave
+  // it (no valid block, not block parallel).
   __device__ __forceinline__ void verdict(size_t c) {
     ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || !bp.in_class(c)) return;
-    resolve_chunk(plan, bp.chunk_frames(c), bp.chunk_blocks(c), bp.p.out_capacities[bp.first_chunk + c]);
+    const uint64_t capacity = checked_capacity(c);
+    resolve_chunk(plan, bp.chunk_frames(c), bp.chunk_blocks(c), capacity);
+    if (plan.resolve_status == Status::output_too_small && bp.p.out_capacities[bp.first_chunk + c] > capacity) {
+      plan.block_parallel = false;
+      plan.valid_blocks = 0;
+      plan.valid_frames = 0;
+    }
   }
 
   // Phase D1, one warp per listed block (raw and RLE ones too): literals,
