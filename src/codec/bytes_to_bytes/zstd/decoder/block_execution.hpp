@@ -70,9 +70,14 @@ static_assert(sizeof(GranuleEntry) == 8 && (1u << kGranuleShift) == 32, "a bit o
 // i, the chunk's sequence first + i, the granules from ceil(end(i - 1) /
 // 32) to below ceil(end(i) / 32)), and the rest go to the chunk's next
 // sequence, first + count. Each rank writes its sequences' granules (two
-// loads each, not a binary search) and the bits of their match ends. A
-// group may index only sequences [i0, i1) (every match start in place), and
-// the granules past the last sequence or not (`tail`).
+// loads each, not a binary search) and the bits of their match ends,
+// kGranuleLoadsAhead sequences at a time with all their loads first (one
+// at a time, the loop waited on each: a sixth of D1's stall samples at
+// level 19, 64 KiB chunks, ncu, H200, 2026-11-23). A group may index only
+// sequences [i0, i1) (every match start in place), and the granules past
+// the last sequence or not (`tail`).
+inline constexpr uint32_t kGranuleLoadsAhead = 4;
+
 template <class G>
 ZARRGPU_HD void index_block_granules(G g, GranuleEntry* granules, uint64_t start, uint64_t end,
                                      const SequenceTriple* t, uint32_t first, uint32_t count, uint32_t i0 = 0,
@@ -82,13 +87,28 @@ ZARRGPU_HD void index_block_granules(G g, GranuleEntry* granules, uint64_t start
   auto end_of = [t](uint32_t i) { return uint64_t{t[i].match_start} + t[i].match_length; };
   const uint64_t lo = ceil_granule(start), hi = ceil_granule(end);
   if (i1 > count) i1 = count;
-  for (uint32_t i = i0 + g.rank(); i < i1; i += G::kSize) {
-    const uint64_t own_end = end_of(i);
-    const uint64_t from = i == 0 ? lo : ceil_granule(end_of(i - 1));
-    const uint64_t own = ceil_granule(own_end), to = own < hi ? own : hi;
-    for (uint64_t q = from; q < to; ++q) granules[q].first = first + i;
-    const uint64_t last = own_end - 1;  // match lengths are >= 3
-    atomic_or32(&granules[last >> kGranuleShift].ends, 1u << (last & kGranuleMask));
+  for (uint32_t base = i0 + g.rank(); base < i1; base += kGranuleLoadsAhead * G::kSize) {
+    uint64_t own_end[kGranuleLoadsAhead], prev_end[kGranuleLoadsAhead];
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kGranuleLoadsAhead; ++u) {
+      const uint32_t i = base + u * G::kSize;
+      own_end[u] = i < i1 ? end_of(i) : 0;
+      prev_end[u] = i < i1 && i > 0 ? end_of(i - 1) : 0;
+    }
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+    for (uint32_t u = 0; u < kGranuleLoadsAhead; ++u) {
+      const uint32_t i = base + u * G::kSize;
+      if (i >= i1) break;
+      const uint64_t from = i == 0 ? lo : ceil_granule(prev_end[u]);
+      const uint64_t own = ceil_granule(own_end[u]), to = own < hi ? own : hi;
+      for (uint64_t q = from; q < to; ++q) granules[q].first = first + i;
+      const uint64_t last = own_end[u] - 1;  // match lengths are >= 3
+      atomic_or32(&granules[last >> kGranuleShift].ends, 1u << (last & kGranuleMask));
+    }
   }
   if (!tail) return;
   const uint64_t past = count == 0 ? lo : ceil_granule(end_of(count - 1));
@@ -122,10 +142,29 @@ ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, ui
 // to their place, and their Literals_Length turned into match starts. *op
 // and *lit_pos: where the run starts in the block's output and literals
 // (the lengths of the sequences before it), and where it ends.
+//
+// Each rank loads its sequence of the next batch before it places this
+// batch's literals: the batch's prefix sums waited on those loads (a third
+// of D1's stall samples at level 19, 64 KiB chunks, ncu, H200, 2026-11-23).
+// A batch whose literal runs are all short (level 19: ~5.5 literals a
+// sequence) has each rank copy its own sequences' runs
+// (place_batch_literals_by_sequence); otherwise ranks share every run's
+// words (place_batch_literals), which long runs need.
+inline constexpr uint32_t kShortLiteralRun = 32;
+
 template <class G>
 ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit, uint8_t* block_out,
                                      uint32_t block_start, SequenceTriple* t, uint32_t from, uint32_t to,
                                      size_t* op, size_t* lit_pos) {
+  static_assert(G::kSize <= kSequenceBatch, "a batch's first round has a sequence for every rank");
+  // This rank's sequence of the next batch's first round (0, 0 past `to`).
+  uint32_t next_ll = 0, next_ml = 0;
+  auto prefetch = [&](uint32_t batch) {
+    const uint32_t i = batch + g.rank();
+    next_ll = i < to ? t[i].literals_length : 0u;
+    next_ml = i < to ? t[i].match_length : 0u;
+  };
+  prefetch(from);
   for (uint32_t done = from; done < to;) {
     const uint32_t left = to - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
@@ -133,10 +172,12 @@ ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit
     // A rank per sequence, G::kSize sequences a round: prefix sums of the
     // lengths across the group, carried from round to round.
     uint32_t literals_before = 0, matches_before = 0;
+    bool long_run = false;
     for (uint32_t first = 0; first < n; first += G::kSize) {
       const uint32_t i = first + g.rank();
-      const uint32_t ll = i < n ? t[done + i].literals_length : 0u;
-      const uint32_t ml = i < n ? t[done + i].match_length : 0u;
+      const uint32_t ll = first == 0 ? next_ll : i < n ? t[done + i].literals_length : 0u;
+      const uint32_t ml = first == 0 ? next_ml : i < n ? t[done + i].match_length : 0u;
+      long_run = long_run || ll > kShortLiteralRun;
       const uint32_t literals = literals_before + g.inclusive_sum(ll);
       const uint32_t matches = matches_before + g.inclusive_sum(ml);
       if (i < n) {
@@ -149,8 +190,11 @@ ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit
         matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
       }
     }
+    prefetch(done + n);
+    const bool by_sequence = !lit.in_output && !g.any(long_run);
     g.sync();
-    place_batch_literals(g, sb, n, block_out + *op, lit, *lit_pos);
+    if (by_sequence) place_batch_literals_by_sequence(g, sb, n, block_out + *op, lit, *lit_pos);
+    else place_batch_literals(g, sb, n, block_out + *op, lit, *lit_pos);
     *op += sb.literals_end[n - 1] + sb.matches_end[n - 1];
     *lit_pos += sb.literals_end[n - 1];
     done += n;
