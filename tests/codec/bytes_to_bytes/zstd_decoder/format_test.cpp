@@ -14,6 +14,7 @@
 #endif
 
 #include "codec/bytes_to_bytes/zstd/decoder/bit_reader.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/block_execution.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/frame.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/group.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/sequence_execution.hpp"
@@ -435,6 +436,63 @@ TEST(ZstdFormat, BatchExecutionMatchesSerialExecution) {
     };
     check(grouped(std::integral_constant<uint32_t, 4>{}), "4 threads");
     check(grouped(std::integral_constant<uint32_t, 32>{}), "32 threads");
+  }
+}
+
+// Pass 1 of a batch whose literal runs are short, each rank copying its own
+// sequences' runs (the block-parallel D1's path for them), writes exactly
+// what the shared-words pass writes: every literal in its place, and not one
+// byte where the matches go or around the batch. Literals apart at any
+// alignment, from any position of the block's literals, or one repeated
+// byte; runs of 0 to kShortLiteralRun; groups of 1, 4 and 32 ranks.
+TEST(ZstdFormat, ShortLiteralRunsByTheirRankPlaceAsSharedWords) {
+  Rng rng(13);
+  for (int trial = 0; trial < 600; ++trial) {
+    const uint32_t count = 1 + rng.below(kSequenceBatch);
+    SequenceBatch b{};
+    uint32_t literals = 0, matches = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t ll = rng.below(3) == 0 ? 0 : rng.below(kShortLiteralRun + 1);
+      const uint32_t ml = 3 + rng.below(12);
+      b.segment_start[2 * i] = literals + matches;
+      literals += ll;
+      b.segment_start[2 * i + 1] = literals + matches;
+      matches += ml;
+      b.literals_end[i] = literals;
+      b.matches_end[i] = matches;
+      b.offset[i] = 1;
+    }
+    const bool rle = rng.below(5) == 0;
+    const uint32_t lit_at = rng.below(8), lit_pos = rng.below(40);
+    Bytes apart(lit_at + lit_pos + literals + rng.below(3));
+    for (auto& v : apart) v = static_cast<uint8_t>(rng.next());
+    const uint32_t base_at = rng.below(16);
+    Bytes start(base_at + literals + matches + 16);
+    for (auto& v : start) v = static_cast<uint8_t>(rng.next());
+    Literals lit{};
+    lit.data = rle ? nullptr : apart.data() + lit_at;
+    lit.size = static_cast<uint32_t>(apart.size() - lit_at);
+    lit.rle = rle;
+    lit.rle_byte = 0xC3;
+    lit.in_output = false;
+    Bytes expect = start;
+    place_batch_literals(SerialGroup{}, b, count, expect.data() + base_at, lit, lit_pos);
+    auto run = [&](auto size) {
+      constexpr uint32_t N = decltype(size)::value;
+      Bytes out = start;
+      if constexpr (N == 1) {
+        place_batch_literals_by_sequence(SerialGroup{}, b, count, out.data() + base_at, lit, lit_pos);
+      } else {
+        run_group<N>([&](ThreadGroup<N> g) {
+          place_batch_literals_by_sequence(g, b, count, out.data() + base_at, lit, lit_pos);
+        });
+      }
+      ASSERT_TRUE(out == expect) << N << " ranks, trial " << trial;
+    };
+    run(std::integral_constant<uint32_t, 1>{});
+    if (trial % 4 != 0) continue;
+    run(std::integral_constant<uint32_t, 4>{});
+    run(std::integral_constant<uint32_t, 32>{});
   }
 }
 
