@@ -357,6 +357,19 @@ TEST(ZstdFormat, FrameHeaderAgreesWithLibzstd) {
   }
 }
 
+// Sequence i of a batch (Literals_Length ll, Match_Length ml, offset), after
+// the batch's `literals` and `matches` so far, which it advances.
+void append_to_batch(SequenceBatch& b, uint32_t i, uint32_t ll, uint32_t ml, uint32_t offset, uint32_t* literals,
+                     uint32_t* matches) {
+  b.offset[i] = offset;
+  b.segment_start[2 * i] = *literals + *matches;
+  *literals += ll;
+  b.segment_start[2 * i + 1] = *literals + *matches;
+  *matches += ml;
+  b.literals_end[i] = *literals;
+  b.matches_end[i] = *matches;
+}
+
 // Batch execution (all literals of a batch, then all match bytes, each
 // followed back to a final byte) against executing the sequences one by one,
 // byte by byte. Short offsets and long matches make chains of matches that
@@ -379,13 +392,7 @@ TEST(ZstdFormat, BatchExecutionMatchesSerialExecution) {
       const uint32_t pos = history + literals + matches + ll[i];
       const uint32_t reach = rng.below(3) == 0 ? 8 : rng.below(2) == 0 ? 64 : pos;
       off[i] = 1 + rng.below(reach < pos ? reach : pos);
-      b.offset[i] = off[i];
-      b.segment_start[2 * i] = literals + matches;
-      literals += ll[i];
-      b.segment_start[2 * i + 1] = literals + matches;
-      matches += ml[i];
-      b.literals_end[i] = literals;
-      b.matches_end[i] = matches;
+      append_to_batch(b, i, ll[i], ml[i], off[i], &literals, &matches);
     }
     const int kind = rng.below(4);  // 0, 1: literals in place; 2: apart; 3: RLE
     // The literals read position stays at least the batch's match bytes ahead of the writes.
@@ -453,14 +460,7 @@ TEST(ZstdFormat, ShortLiteralRunsByTheirRankPlaceAsSharedWords) {
     uint32_t literals = 0, matches = 0;
     for (uint32_t i = 0; i < count; ++i) {
       const uint32_t ll = rng.below(3) == 0 ? 0 : rng.below(kShortLiteralRun + 1);
-      const uint32_t ml = 3 + rng.below(12);
-      b.segment_start[2 * i] = literals + matches;
-      literals += ll;
-      b.segment_start[2 * i + 1] = literals + matches;
-      matches += ml;
-      b.literals_end[i] = literals;
-      b.matches_end[i] = matches;
-      b.offset[i] = 1;
+      append_to_batch(b, i, ll, 3 + rng.below(12), 1, &literals, &matches);
     }
     const bool rle = rng.below(5) == 0;
     const uint32_t lit_at = rng.below(8), lit_pos = rng.below(40);
