@@ -72,7 +72,7 @@ static_assert(sizeof(GranuleEntry) == 8 && (1u << kGranuleShift) == 32, "a bit o
 // sequence, first + count. Each rank writes its sequences' granules (two
 // loads each, not a binary search) and the bits of their match ends,
 // kGranuleLoadsAhead sequences at a time with all their loads first (one
-// at a time, the loop waited on each: a sixth of D1's stall samples at
+// at a time, the loop waited on each: a fifth of D1's stall samples at
 // level 19, 64 KiB chunks, ncu, H200, 2026-11-23). A group may index only
 // sequences [i0, i1) (every match start in place), and the granules past
 // the last sequence or not (`tail`).
@@ -144,7 +144,7 @@ ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, ui
 // (the lengths of the sequences before it), and where it ends.
 //
 // Each rank loads its sequence of the next batch before it places this
-// batch's literals: the batch's prefix sums waited on those loads (a third
+// batch's literals: the batch's prefix sums waited on those loads (a fifth
 // of D1's stall samples at level 19, 64 KiB chunks, ncu, H200, 2026-11-23).
 // A batch whose literal runs are all short (level 19: ~5.5 literals a
 // sequence) has each rank copy its own sequences' runs
