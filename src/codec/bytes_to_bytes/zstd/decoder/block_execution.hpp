@@ -533,7 +533,7 @@ struct InBlockBatch {
 // batches wrote them) and that does not repeat itself (offset >= length)
 // is copied by its own rank as the batch is laid out, all its loads before
 // its stores, and the batch's pass leaves it out: a pass finds each byte's
-// sequence and segment by searches in shared memory, about a third of
+// sequence and segment by searches in shared memory, two fifths of
 // D2b's stall samples at level 19 (3-4 byte matches; ncu, H200,
 // 2026-11-23). A byte of a later match of the batch that reads it is
 // followed through it to its source by the pass, as before.
