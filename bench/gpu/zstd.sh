@@ -130,11 +130,9 @@ if [ $lim -lt 120 ]; then  # short of time: a smaller run rather than none
 fi
 # Compressed rows are kept in ZSTD_BENCH_CACHE (outside $out) for later runs
 # on the same machine: level 19 at 2 GiB compresses for ~20 s a row.
-cache=${ZSTD_BENCH_CACHE:-/tmp/zstd_bench_cache}
-mkdir -p "$cache"
 bench_cmd=("$bench_bin" --gib "$gib" --gib-l19 "$gib19" --runs "${ZSTD_BENCH_RUNS:-5}"
            --chunk-kib "${ZSTD_BENCH_CHUNK_KIB:-64,256,1024,4096}" --levels "${ZSTD_BENCH_LEVELS:-1,3,9,19}" --out "$out"
-           --cache "$cache")
+           --cache "${ZSTD_BENCH_CACHE:-/tmp/zstd_bench_cache}")
 echo "${bench_cmd[*]}" > "$out/zstd_bench_command.txt"
 if [ "${ZSTD_BENCH:-1}" = 0 ]; then
   result[bench]="skipped (ZSTD_BENCH=0)"

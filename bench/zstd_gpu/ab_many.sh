@@ -45,12 +45,11 @@ if [ "${AB_RESTORE_BUILD:-1}" = 1 ]; then build_bench A || exit 1; else rm -f "$
 # Level 19 rows as large as the others (1 GiB: 16,384 chunks of 64 KiB): at
 # 0.25 GiB a wave is small enough to hide costs that a full batch shows
 # (bench/zstd_gpu/NOTES.md v18).
-# The rows' compressed chunks are made once and kept in AB_CACHE (outside
-# OUT, which the device call copies back) for every later invocation and call.
-cache=${AB_CACHE:-/tmp/zstd_bench_cache}
-mkdir -p "$cache"
+# The rows' compressed chunks are made once and kept in ZSTD_BENCH_CACHE
+# (outside OUT, which the device call copies back) for every later
+# invocation and call, as bench/gpu/zstd.sh keeps them.
 args=(--gib "${AB_GIB:-1}" --gib-l19 "${AB_GIB_L19:-1}" --runs "${AB_RUNS:-3}" --levels "${AB_LEVELS:-3,19}"
-      --chunk-kib "${AB_CHUNK_KIB:-64,1024}" --no-cpu --no-nvcomp --cache "$cache")
+      --chunk-kib "${AB_CHUNK_KIB:-64,1024}" --no-cpu --no-nvcomp --cache "${ZSTD_BENCH_CACHE:-/tmp/zstd_bench_cache}")
 for round in $(seq "${AB_ROUNDS:-2}"); do
   for v in "${variants[@]}"; do
     "$out/bench_$v" "${args[@]}" --out "$out/run_$v$round" 2>&1 | grep -E "^level" | sed "s/^/$v /" >> "$out/ab_rows.txt"

@@ -11,14 +11,14 @@
 #      the SASS instructions warps stalled on most (PROFILE_ONE_WARP=0 skips it).
 # PROFILE_FORCE_BP=1 runs step 1 with every chunk block parallel (one-block
 # chunks too), as ZARRGPU_ZSTD_BLOCK_PARALLEL=1 does.
-# The rows' compressed chunks are kept in AB_CACHE (as ab_many.sh keeps them).
+# The rows' compressed chunks are kept in ZSTD_BENCH_CACHE (as zstd.sh keeps them).
 # Writes $OUT/zstd_profile.txt (or bench/results/). Clocks are left alone
 # (--clock-control none), as the device notes ask.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 out=${OUT:-$root/bench/results}
-mkdir -p "$out" "${AB_CACHE:-/tmp/zstd_bench_cache}"
+mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
 bench=$(find build-zstd-gpu -type f -name zstd_gpu_bench -perm -u+x | head -1)
 [ -n "$bench" ] || { echo "no zstd_gpu_bench: run bench/gpu/zstd.sh first"; exit 1; }
@@ -32,7 +32,7 @@ report=$out/zstd_profile.txt
 # The bench on one block-parallel row ($1 KiB chunks) into `run`.
 bp_row() {
   run=("$bench" --gib "$gib" --gib-l19 "$gib" --runs 1 --levels "$level" --chunk-kib "$1" --no-cpu --no-nvcomp
-       --out /tmp/zstd_profile_bench --cache "${AB_CACHE:-/tmp/zstd_bench_cache}")
+       --out /tmp/zstd_profile_bench --cache "${ZSTD_BENCH_CACHE:-/tmp/zstd_bench_cache}")
 }
 # ncu's warp state of the first launch of kernel regex $1 in command "${@:3}"
 # ($2: an extra section), and with PROFILE_SASS=1 its SASS hot spots, the

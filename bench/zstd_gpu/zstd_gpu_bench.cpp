@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -84,6 +85,24 @@ struct Batch {
   size_t decoded = 0;
 };
 
+// A batch of n chunks of `chunk` bytes (the last one shorter) out of
+// `bytes`, compressed to `sizes`: each chunk's place in `compressed`,
+// aligned for every decoder, and in the output.
+Batch lay_out(const std::vector<size_t>& sizes, size_t bytes, size_t chunk) {
+  Batch b;
+  size_t pos = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    b.in_off.push_back(pos);
+    b.in_size.push_back(sizes[i]);
+    pos += (sizes[i] + 255) / 256 * 256;
+    b.out_off.push_back(i * chunk);
+    b.out_size.push_back(std::min(chunk, bytes - i * chunk));
+  }
+  b.compressed.resize(pos);
+  b.decoded = bytes;
+  return b;
+}
+
 Batch compress_chunks(const std::vector<uint8_t>& data, size_t bytes, size_t chunk, int level, unsigned threads) {
   const size_t n = (bytes + chunk - 1) / chunk;
   std::vector<std::vector<uint8_t>> parts(n);
@@ -96,54 +115,40 @@ Batch compress_chunks(const std::vector<uint8_t>& data, size_t bytes, size_t chu
     c.resize(r);
     parts[i] = std::move(c);
   });
-  Batch b;
-  size_t pos = 0;
-  for (size_t i = 0; i < n; ++i) {
-    b.in_off.push_back(pos);
-    b.in_size.push_back(parts[i].size());
-    pos += (parts[i].size() + 255) / 256 * 256;  // aligned for every decoder
-    b.out_off.push_back(i * chunk);
-    b.out_size.push_back(std::min(chunk, bytes - i * chunk));
-  }
-  b.compressed.resize(pos);
+  std::vector<size_t> sizes(n);
+  for (size_t i = 0; i < n; ++i) sizes[i] = parts[i].size();
+  Batch b = lay_out(sizes, bytes, chunk);
   for (size_t i = 0; i < n; ++i) std::memcpy(b.compressed.data() + b.in_off[i], parts[i].data(), parts[i].size());
-  b.decoded = bytes;
   return b;
 }
 
-// The row's chunks from `dir` when an earlier run left them there, else
-// compressed and left there (the data is the same on every run: a seeded
-// generator). A file holds the chunk count, the chunk sizes, then the chunks.
+// The row's chunks from `dir` (made if missing) when an earlier run left
+// them there, else compressed and left there (the data is the same on
+// every run: a seeded generator). A file holds the chunk count, the chunk
+// sizes, then the chunks as lay_out() places them.
 Batch cached_chunks(const std::string& dir, const std::vector<uint8_t>& data, size_t bytes, size_t chunk, int level,
                     unsigned threads) {
   if (dir.empty()) return compress_chunks(data, bytes, chunk, level, threads);
+  std::filesystem::create_directories(dir);
   const std::string path =
       dir + "/l" + std::to_string(level) + "_c" + std::to_string(chunk) + "_b" + std::to_string(bytes) + ".bin";
   if (std::ifstream f{path, std::ios::binary}) {
     uint64_t n = 0;
     f.read(reinterpret_cast<char*>(&n), sizeof n);
-    std::vector<uint64_t> sizes(n);
-    f.read(reinterpret_cast<char*>(sizes.data()), static_cast<std::streamsize>(n * sizeof(uint64_t)));
-    Batch b;
-    size_t pos = 0;
-    for (size_t i = 0; i < n; ++i) {
-      b.in_off.push_back(pos);
-      b.in_size.push_back(sizes[i]);
-      pos += (sizes[i] + 255) / 256 * 256;
-      b.out_off.push_back(i * chunk);
-      b.out_size.push_back(std::min(chunk, bytes - i * chunk));
+    if (f && n == (bytes + chunk - 1) / chunk) {
+      std::vector<uint64_t> stored(n);
+      f.read(reinterpret_cast<char*>(stored.data()), static_cast<std::streamsize>(n * sizeof(uint64_t)));
+      Batch b = lay_out(std::vector<size_t>(stored.begin(), stored.end()), bytes, chunk);
+      f.read(reinterpret_cast<char*>(b.compressed.data()), static_cast<std::streamsize>(b.compressed.size()));
+      if (f) return b;
     }
-    b.compressed.resize(pos);
-    f.read(reinterpret_cast<char*>(b.compressed.data()), static_cast<std::streamsize>(pos));
-    b.decoded = bytes;
-    if (f && n == (bytes + chunk - 1) / chunk) return b;
     std::fprintf(stderr, "%s is unreadable: compressing again\n", path.c_str());
   }
   Batch b = compress_chunks(data, bytes, chunk, level, threads);
   const std::string tmp = path + ".tmp";
   std::ofstream f{tmp, std::ios::binary};
   const uint64_t n = b.in_size.size();
-  std::vector<uint64_t> sizes(b.in_size.begin(), b.in_size.end());
+  const std::vector<uint64_t> sizes(b.in_size.begin(), b.in_size.end());
   f.write(reinterpret_cast<const char*>(&n), sizeof n);
   f.write(reinterpret_cast<const char*>(sizes.data()), static_cast<std::streamsize>(n * sizeof(uint64_t)));
   f.write(reinterpret_cast<const char*>(b.compressed.data()), static_cast<std::streamsize>(b.compressed.size()));

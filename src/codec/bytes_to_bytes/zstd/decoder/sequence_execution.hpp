@@ -226,28 +226,21 @@ ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count
 
 // Pass 1 for a batch whose literal runs are all short (block_execution.hpp's
 // D1 picks it): rank r copies the runs of sequences r, r + G::kSize, ...,
-// each as a few 8-byte values read from two aligned words (AlignedWords),
-// with no search for owners and no turns for one rank's long run. Not for
-// in-place literals (lit.in_output), where a rank could overwrite literals
-// another still reads.
+// 8 literals at a time (load_le64_zero_filled: two aligned words on the
+// GPU), with no search for owners and no turns for one rank's long run.
+// Not for in-place literals (lit.in_output), where a rank could overwrite
+// literals another still reads.
 template <class G>
 ZARRGPU_HD void place_batch_literals_by_sequence(G g, const SequenceBatch& b, uint32_t count, uint8_t* base,
                                                  const Literals& lit, size_t lit_pos) {
-  const auto off = static_cast<int64_t>(reinterpret_cast<uintptr_t>(lit.data) & 7u);
-  const AlignedWords words{lit.data, static_cast<int64_t>(lit.size), off};
   const uint64_t rle = uint64_t{lit.rle_byte} * 0x0101010101010101ull;
   for (uint32_t i = g.rank(); i < count; i += G::kSize) {
     const uint32_t before = i == 0 ? 0u : b.literals_end[i - 1];
     const uint32_t n = b.literals_end[i] - before;
     uint8_t* const dst = base + before + (i == 0 ? 0u : b.matches_end[i - 1]);
-    int64_t at = static_cast<int64_t>(lit_pos + before) + off;  // in word units x 8
-    for (uint32_t k = 0; k < n; k += 8, at += 8) {
-      uint64_t v = rle;
-      if (!lit.rle) {
-        const uint32_t shift = static_cast<uint32_t>(at & 7) * 8;
-        const uint64_t lo = words.word(at >> 3);
-        v = shift == 0 ? lo : (lo >> shift) | (words.word((at >> 3) + 1) << (64 - shift));
-      }
+    const auto from = static_cast<int64_t>(lit_pos + before);
+    for (uint32_t k = 0; k < n; k += 8) {
+      const uint64_t v = lit.rle ? rle : load_le64_zero_filled(lit.data, from + k, lit.size);
       store_le_bytes(dst + k, v, n - k < 8 ? n - k : 8u);
     }
   }

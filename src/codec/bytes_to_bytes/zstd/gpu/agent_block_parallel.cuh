@@ -95,6 +95,19 @@ struct BlockParallelParams {
 struct AgentBlockParallel {
   const BlockParallelParams& bp;
 
+  // The capacity the walk and phase C check chunk c against: its output's,
+  // but no more than the wave's chunk bound, which sizes its scratch (the
+  // granule index above all). The walk can bound only a chunk's literals and
+  // sequences by it, not its decoded size: a chunk of RLE blocks or long
+  // matches may decode to more (when a caller's max_uncompressed_chunk_bytes
+  // is too small), and D1 would index granules past the chunk's own, in the
+  // next chunk's. C4 sends such a chunk to the one-warp kernel instead
+  // (verdict()).
+  __device__ __forceinline__ uint64_t checked_capacity(size_t c) const {
+    const uint64_t capacity = bp.p.out_capacities[bp.first_chunk + c];
+    return capacity < bp.max_chunk_bytes ? capacity : bp.max_chunk_bytes;
+  }
+
   // Phase A, one thread per chunk of the wave.
   __device__ __forceinline__ void walk(size_t c) {
     const size_t chunk = bp.first_chunk + c;
@@ -106,9 +119,9 @@ struct AgentBlockParallel {
       plan.block_parallel = false;  // the one-warp kernel reports invalid_argument
       return;
     }
-    const uint64_t cap = capacity < bp.max_chunk_bytes ? capacity : bp.max_chunk_bytes;
     BlockRecord* blocks = bp.chunk_blocks(c);
-    walk_chunk(in, in_size, chunk_limits(cap, bp.max_frames, bp.max_blocks), &plan, bp.chunk_frames(c), blocks);
+    walk_chunk(in, in_size, chunk_limits(checked_capacity(c), bp.max_frames, bp.max_blocks), &plan,
+               bp.chunk_frames(c), blocks);
     if (plan.block_count == 0) plan.block_parallel = false;  // no block: the one-warp kernel's frame checks
     if (!plan.block_parallel) return;
     uint32_t n = 0;
@@ -215,18 +228,6 @@ struct AgentBlockParallel {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || !bp.in_class(c)) return;
     place_blocks(WarpGroup{}, rs, plan, bp.chunk_frames(c), bp.chunk_blocks(c));
-  }
-
-  // The capacity phase C checks chunk c against: its output's, but no more
-  // than the wave's chunk bound, which sizes its scratch (the granule index
-  // above all). The walk bounds a chunk's literals and sequences by it, not
-  // its decoded size: a chunk of RLE blocks or long matches may decode to
-  // more (when a caller's max_uncompressed_chunk_bytes is too small), and
-  // D1 would index granules past the chunk's own, in the next chunk's. C4
-  // sends such a chunk to the one-warp kernel instead (verdict()).
-  __device__ __forceinline__ uint64_t checked_capacity(size_t c) const {
-    const uint64_t capacity = bp.p.out_capacities[bp.first_chunk + c];
-    return capacity < bp.max_chunk_bytes ? capacity : bp.max_chunk_bytes;
   }
 
   // C3 of listed compressed block k of chunk c, by a group G, as C1.
