@@ -4,6 +4,9 @@
 # times prepared changes, e.g. branches, against the tree they start from):
 #   git diff main next/x -- src > .ab_x.patch     # each variant: a patch on the tree
 #   bash bench/zstd_gpu/ab_many.sh .ab_x.patch .ab_y.patch
+# or the tree's own build under an environment (a knob the decoder reads,
+# e.g. ZARRGPU_ZSTD_D2_STAGES), a variant `env:NAME=VALUE[,NAME=VALUE...]`:
+#   bash bench/zstd_gpu/ab_many.sh env:ZARRGPU_ZSTD_D2_STAGES=1 .ab_x.patch
 # Builds zstd_gpu_bench for the tree (A) and for each patch applied alone
 # (B, C, ...), then runs the rows AB_ROUNDS times, alternating A, B, C, ...
 # (so that clock drift hits all), and prints each variant's median GB/s per
@@ -25,11 +28,21 @@ build_bench() { cmake --build "$bdir" --target zstd_gpu_bench -j "$(nproc)" > "$
                   { tail -20 "$out/ab_build_$1.log"; return 1; }; }
 cp "$(find_bench)" "$out/bench_A"
 variants=(A)
+declare -A envs=([A]="")
 letters=(B C D E F G H)
 i=0
 for patch in "$@"; do
   v=${letters[$i]}
   i=$((i + 1))
+  if [[ $patch == env:* ]]; then
+    cp "$out/bench_A" "$out/bench_$v"
+    envs[$v]=${patch#env:}
+    envs[$v]=${envs[$v]//,/ }
+    variants+=("$v")
+    echo "$v = the tree with ${envs[$v]}"
+    continue
+  fi
+  envs[$v]=""
   git apply "$patch" || { echo "$patch does not apply on this tree"; exit 1; }
   built=0
   build_bench "$v" && cp "$(find_bench)" "$out/bench_$v" && built=1
@@ -52,7 +65,7 @@ args=(--gib "${AB_GIB:-1}" --gib-l19 "${AB_GIB_L19:-1}" --runs "${AB_RUNS:-3}" -
       --chunk-kib "${AB_CHUNK_KIB:-64,1024}" --no-cpu --no-nvcomp --cache "${ZSTD_BENCH_CACHE:-/tmp/zstd_bench_cache}")
 for round in $(seq "${AB_ROUNDS:-2}"); do
   for v in "${variants[@]}"; do
-    "$out/bench_$v" "${args[@]}" --out "$out/run_$v$round" 2>&1 | grep -E "^level" | sed "s/^/$v /" >> "$out/ab_rows.txt"
+    env ${envs[$v]} "$out/bench_$v" "${args[@]}" --out "$out/run_$v$round" 2>&1 | grep -E "^level" | sed "s/^/$v /" >> "$out/ab_rows.txt"
   done
 done
 # Median GB/s of each variant per row, and its ratio to A.

@@ -354,6 +354,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
   Rng rng(23);
   uint32_t parted = 0;  // blocks run in parts with several batches a part
   uint32_t runs_checked = 0;  // blocks whose D2 ran alone in two runs or more
+  uint32_t staged_walks = 0;  // compressed blocks whose D2 ran alone in a stage past the first
   for (DataKind kind : {DataKind::text, DataKind::repetitive, DataKind::mixed}) {
     for (int level : {1, 3, 19}) {
       const Bytes data = make_data(kind, 400 * 1024 + rng.below(4096), rng.next());
@@ -452,6 +453,42 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         runs_checked += count / run >= 2;
         ASSERT_TRUE(std::equal(in_runs.begin() + s, in_runs.begin() + e, data.begin() + s))
             << data_kind_name(kind) << " level " << level << " block " << k << " of " << n << " in runs of " << run;
+      }
+
+      // D2 of each block alone in a stage (D2Stages: 2, 3 and 5 of them):
+      // the bytes before its stage's floor final, as the earlier stages
+      // leave them, and the index below the floor poisoned (every entry
+      // sends a walk to the chunk's first sequences), so that a walk that
+      // went past the floor would copy wrong sources.
+      for (const uint32_t count : {2u, 3u, 5u}) {
+        const D2Stages stages(count, data.size());
+        constexpr uint64_t kGranuleBytes = uint64_t{1} << kGranuleShift;
+        for (uint32_t k = 0; k < n; ++k) {
+          const uint32_t floor = stages.floor(stages.of(p.blocks[k]));
+          ASSERT_LE(floor, p.blocks[k].output_offset);
+          Bytes staged = after_d1;
+          std::copy(data.begin(), data.begin() + floor, staged.begin());
+          std::vector<GranuleEntry> poisoned = granules;
+          for (uint64_t q = 0; (q + 1) * kGranuleBytes <= floor; ++q) poisoned[q] = GranuleEntry{0u, ~0u};
+          if (floor >= 10) {  // a walk from before the floor ends at once, at the floor
+            EarlierBlocks earlier{p.blocks.data(), k, placed.data(), poisoned.data(), floor};
+            EarlierBlocks::Walk w = earlier.start(floor - 10, 100);
+            ASSERT_TRUE(earlier.step(w));
+            EXPECT_EQ(w.p, floor - 10);
+            EXPECT_EQ(w.len, 10u);
+          }
+          InBlockBatch ib{};
+          copy_cross_block_bytes(SerialGroup{}, p.blocks.data(), k, placed.data(), poisoned.data(), staged.data(),
+                                 StridedSequences{0, 1}, kWholeBlock, floor);
+          execute_in_block_matches(SerialGroup{}, ib, p.blocks.data(), k, placed.data(), poisoned.data(),
+                                   staged.data(), 0, kWholeBlock, floor);
+          const uint64_t s = p.blocks[k].output_offset;
+          const uint64_t e = k + 1 < p.blocks.size() ? p.blocks[k + 1].output_offset : data.size();
+          ASSERT_TRUE(std::equal(staged.begin() + s, staged.begin() + e, data.begin() + s))
+              << data_kind_name(kind) << " level " << level << " block " << k << " of " << n << " in stage "
+              << stages.of(p.blocks[k]) << " of " << count;
+          staged_walks += floor > 0 && p.blocks[k].type == BlockType::compressed;
+        }
       }
 
       // D2 of every block at once, a thread each in shuffled order. The four
@@ -553,6 +590,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
   }
   EXPECT_GE(parted, 8u) << "blocks of several batches a part ran in parts";
   EXPECT_GE(runs_checked, 8u) << "blocks whose D2 ran in runs";
+  EXPECT_GE(staged_walks, 100u) << "blocks whose D2 ran in a stage with a floor";
 }
 
 }  // namespace

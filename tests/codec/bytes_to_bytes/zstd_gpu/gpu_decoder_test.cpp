@@ -49,7 +49,7 @@ struct BatchResult {
 // chunk_bound: the block-parallel path's max_uncompressed_chunk_bytes (0:
 // the largest capacity).
 void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false, bool block_parallel = false,
-               size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0) {
+               size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0, uint32_t d2_stages = 0) {
   const size_t n = cases.size();
   size_t in_total = 0, out_total = 0;
   std::vector<size_t> in_off(n), out_off(n);
@@ -94,6 +94,7 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   if (chunk_bound != 0) max_capacity = chunk_bound;
   opts.strategy = block_parallel ? zg::Strategy::block_parallel : zg::Strategy::one_warp;
   opts.max_uncompressed_chunk_bytes = block_parallel ? max_capacity : 0;
+  opts.d2_stages = d2_stages;
   size_t temp_bytes = 0;
   ASSERT_EQ(zg::get_decompress_temp_size(wave_chunks ? wave_chunks : n, block_parallel ? max_capacity : size_t{1} << 20,
                                          opts, &temp_bytes),
@@ -388,6 +389,12 @@ TEST(ZstdGpuBlockParallel, WeightClassesUnderGraphCapture) {
   run_batch(cases, &r, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
+  // D2 in 4 stages: each stage's D2a queue is reset inside the graph, on both classes' streams.
+  BatchResult staged;
+  run_batch(cases, &staged, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true, 0,
+            /*d2_stages=*/4);
+  if (HasFatalFailure()) return;
+  expect_bit_exact(cases, staged);
 }
 
 TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
@@ -415,9 +422,15 @@ TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   run_batch(cases, &r, false, /*block_parallel=*/true);
   if (HasFatalFailure()) return;
   expect_host_statuses_and_bytes(cases, r);
+  // With D2 in stages: a block that phase C failed is in no stage's work.
+  BatchResult staged;
+  run_batch(cases, &staged, false, /*block_parallel=*/true, 0, false, 0, /*d2_stages=*/5);
+  if (HasFatalFailure()) return;
+  expect_host_statuses_and_bytes(cases, staged);
 }
 
-// Frames of ~40 small blocks whose matches reach many blocks back: phase D
+// Frames of ~40 small blocks whose matches reach many blocks back (and
+// again with D2 in stages, whose walks stop at each stage's floor): phase D
 // runs a warp per block, and bytes read from earlier blocks are followed
 // back through chains of their matches; repeat offsets cross every block
 // boundary (phase C's scan). The blocks must fit the chunk's block slots,
@@ -447,6 +460,14 @@ TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
   run_batch(cases, &r, false, /*block_parallel=*/true);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
+  // D2 in stages (the walks stop at each stage's floor): 2, 3 and the most.
+  for (const uint32_t stages : {2u, 3u, zg::BlockParallelPolicySm90::kMaxD2Stages}) {
+    BatchResult staged;
+    run_batch(cases, &staged, false, /*block_parallel=*/true, 0, false, 0, stages);
+    if (HasFatalFailure()) return;
+    SCOPED_TRACE("D2 in " + std::to_string(stages) + " stages");
+    expect_bit_exact(cases, staged);
+  }
 }
 
 // A caller's max_uncompressed_chunk_bytes sizes the block-parallel scratch,

@@ -283,14 +283,18 @@ ZARRGPU_HD void write_block_literals_part(G g, SequenceBatch& sb, SequenceLength
 // the match that wrote the byte, which lies strictly before it, so the walk
 // ends (at the frame's start at the latest: phase C checked every offset
 // against it).
+//
+// With D2 in stages (D2Stages below), the bytes before the stage's first
+// position are final too: a walk stops there, at its floor.
 struct EarlierBlocks {
   const SequenceTriple* triples;  // the chunk's, in D1's form: match starts
   const GranuleEntry* granules;   // D1's index
   uint32_t count;                 // sequences of the blocks before block k
+  uint32_t floor;                 // every byte before it is final (0: none but D1's)
 
   ZARRGPU_HD_INLINE EarlierBlocks(const BlockRecord* blocks, uint32_t k, const SequenceTriple* chunk_triples,
-                                   const GranuleEntry* index)
-      : triples(chunk_triples), granules(index), count(blocks[k].triples_offset) {}
+                                   const GranuleEntry* index, uint32_t final_below = 0)
+      : triples(chunk_triples), granules(index), count(blocks[k].triples_offset), floor(final_below) {}
 
   // A walk over the bytes [p, p + want) (want >= 1), p before block k, one
   // match at a time: where the first of them are final, and how many of
@@ -320,6 +324,10 @@ struct EarlierBlocks {
         w.len = n;
       }
     };
+    if (p < floor) {  // final: an earlier stage's
+      cap(floor - p);
+      return true;
+    }
     // The first sequence whose match ends after p: the granule's first,
     // past the matches that end in the granule before p. Granule p / 32
     // starts before block k, so that is at most `count`.
@@ -409,6 +417,33 @@ ZARRGPU_HD_INLINE uint32_t run_start(const SequenceTriple* t, uint32_t block_sta
   return first == 0 ? block_start : t[first - 1].match_start + t[first - 1].match_length;
 }
 
+// D2 in stages: the blocks of a chunk whose output starts in [s * bytes,
+// (s + 1) * bytes) form stage s (the last stage also takes any block past
+// it), and D2 (D2a, then D2b) of stage s runs after D2 of every stage
+// before it. The bytes before s * bytes are then final, and D2a's walks
+// stop there (EarlierBlocks::floor) instead of following matches back
+// through every earlier block to a literal. Level 19 on ERA5-like floats
+// (bench_data.hpp; libzstd's splitter writes ~50 KiB blocks there), steps
+// a walk in 1 / 2 / 4 / 8 stages: 1 MiB chunks 15.0 / 10.2 / 7.4 / 4.5, 4
+// MiB 29.6 / 12.4 / 11.7 / 7.4 (host count). But each stage's D2b lasts as
+// long as its longest block: the GPU's rule (gpu/policy.cuh) weighs the
+// two. One stage: D2 of every block at once.
+struct D2Stages {
+  uint32_t count;  // >= 1
+  uint64_t bytes;  // output positions per stage, >= 1
+
+  ZARRGPU_HD_INLINE D2Stages(uint32_t stages, uint64_t chunk_bytes) : count(stages == 0 ? 1u : stages) {
+    bytes = (chunk_bytes + count - 1) / count;
+    if (bytes == 0) bytes = 1;
+  }
+  ZARRGPU_HD_INLINE uint32_t of(const BlockRecord& b) const {
+    const uint64_t s = b.output_offset / bytes;
+    return s < count ? static_cast<uint32_t>(s) : count - 1;
+  }
+  // Where stage s's walks stop (positions of a chunk fit 32 bits).
+  ZARRGPU_HD_INLINE uint32_t floor(uint32_t s) const { return static_cast<uint32_t>(s * bytes); }
+};
+
 // Sequence tickets for copy_cross_block_bytes(): every rank of the group
 // calls the ticket source once per turn, together, with `need` set when it
 // wants its next sequence, and gets an index (one not handed out before;
@@ -430,18 +465,19 @@ struct StridedSequences {
 // D2a for compressed block k of `blocks` (validated by phase C; D1 done for
 // every block of the chunk, its match starts and granule index included):
 // the match bytes whose source lies in an earlier block (with runs of
-// `run` sequences: before the sequence's run), for the sequences `tickets`
+// `run` sequences: before the sequence's run; in a stage, every byte before
+// `floor` final), for the sequences `tickets`
 // hands this rank (any number of groups may share a block's sequences: how
 // many such bytes a block has, and how far back they lead, varies a lot
 // from block to block).
 template <class G, class Tickets>
 ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t k, const SequenceTriple* triples,
                                        const GranuleEntry* granules, uint8_t* out, Tickets&& tickets,
-                                       uint32_t run = kWholeBlock) {
+                                       uint32_t run = kWholeBlock, uint32_t floor = 0) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   const SequenceTriple* t = triples + b.triples_offset;
-  EarlierBlocks earlier{blocks, k, triples, granules};  // its count: the sequences before the rank's run
+  EarlierBlocks earlier{blocks, k, triples, granules, floor};  // its count: the sequences before the rank's run
   const uint32_t block_start = static_cast<uint32_t>(b.output_offset);
   // Run by run, each rank on its own sequences without waiting for the
   // others (the walks back through earlier blocks vary a lot in length: a
@@ -541,14 +577,14 @@ inline constexpr uint32_t kOwnMatchBytes = 8;
 template <class G>
 ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
                                          const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out,
-                                         uint32_t first = 0, uint32_t end = kWholeBlock) {
+                                         uint32_t first = 0, uint32_t end = kWholeBlock, uint32_t floor = 0) {
   const BlockRecord& b = blocks[k];
   if (b.type != BlockType::compressed) return;
   if (end > b.sequence_count) end = b.sequence_count;
   if (first >= end) return;  // a run past the block's sequences (its start would read past them)
   SequenceBatch& sb = ib.batch;
   const SequenceTriple* t = triples + b.triples_offset;
-  EarlierBlocks earlier{blocks, k, triples, granules};
+  EarlierBlocks earlier{blocks, k, triples, granules, floor};
   earlier.count += first;
   const uint32_t block_start = run_start(t, static_cast<uint32_t>(b.output_offset), first);  // the run's
   for (uint32_t done = first; done < end;) {

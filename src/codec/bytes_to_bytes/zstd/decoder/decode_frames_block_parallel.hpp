@@ -90,9 +90,9 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   // C2 (scan over the chunk's blocks), C3 (every compressed block on its
   // own), C4 (the verdict), then D1, D2a and D2b over the blocks C4
   // validated (on the GPU, each step all at once), then the checksums. D2
-  // runs the blocks last to first here: any order gives the same bytes, and
-  // this one makes every host test check that no block needs an earlier
-  // one's matches done.
+  // runs a stage's blocks last to first here: any order gives the same
+  // bytes, and this one makes every host test check that no block needs an
+  // earlier one's matches of its stage done.
   place_blocks(plan, frames.data(), blocks.data());
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
@@ -111,12 +111,23 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
     write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], literals.data(), triples.data(), granules.data(),
                          out);
   }
-  for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-    copy_cross_block_bytes(SerialGroup{}, blocks.data(), i, triples.data(), granules.data(), out);
-  }
+  // D2 in two stages (block_execution.hpp's D2Stages, as the GPU runs it
+  // where a wave has many blocks), so that every host test checks walks
+  // that stop at a stage's floor as well as walks through earlier blocks
+  // of the same stage.
+  const D2Stages stages(2, valid_end);
   auto in_block = std::make_unique<InBlockBatch>();
-  for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-    execute_in_block_matches(SerialGroup{}, *in_block, blocks.data(), i, triples.data(), granules.data(), out);
+  for (uint32_t stage = 0; stage < stages.count; ++stage) {
+    for (uint32_t i = plan.valid_blocks; i-- > 0;) {
+      if (stages.of(blocks[i]) != stage) continue;
+      copy_cross_block_bytes(SerialGroup{}, blocks.data(), i, triples.data(), granules.data(), out,
+                             StridedSequences{0, 1}, kWholeBlock, stages.floor(stage));
+    }
+    for (uint32_t i = plan.valid_blocks; i-- > 0;) {
+      if (stages.of(blocks[i]) != stage) continue;
+      execute_in_block_matches(SerialGroup{}, *in_block, blocks.data(), i, triples.data(), granules.data(), out, 0,
+                               kWholeBlock, stages.floor(stage));
+    }
   }
   const Status st = finish_chunk(SerialGroup{}, plan, frames.data(), in, out, options.verify_checksum);
   if (st == Status::ok) *decoded_size = plan.decoded_size;

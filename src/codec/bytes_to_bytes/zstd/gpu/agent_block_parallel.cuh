@@ -55,6 +55,18 @@ struct BlockParallelParams {
   // of class `weight_class` (kEveryClass: all, when the wave is not split).
   uint8_t* classes;             // [wave_chunks]
   uint32_t weight_class;
+  // D2 in stages (decoder/block_execution.hpp's D2Stages): each launch of
+  // D2a and D2b runs stage `d2_stage` of the wave's chunks. Their number,
+  // unless fixed (d2_stages_fixed != 0): where the wave's blocks are long,
+  // the launches the host made (d2_stages_max: policy.cuh's rule on the
+  // chunk size), at most one per round of the wave's listed blocks (both
+  // classes, wave_item_count) over the warps D2b holds at once (d2_warps);
+  // else one. One where D2 runs in runs (one-block chunks).
+  const uint32_t* wave_item_count;
+  uint32_t d2_warps;
+  uint32_t d2_stages_max;
+  uint32_t d2_stages_fixed;
+  uint32_t d2_stage;
 
   __device__ __forceinline__ bool in_class(size_t c) const {
     return weight_class == kEveryClass || classes[c] == weight_class;
@@ -85,6 +97,18 @@ struct BlockParallelParams {
   template <uint32_t kRuns, uint64_t kRunsMaxChunk>
   __device__ __forceinline__ bool blocks_in_runs() const {
     return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();
+  }
+  // This wave's D2 stages, as above.
+  template <uint32_t kParted, uint32_t kRuns, uint64_t kRunsMaxChunk>
+  __device__ __forceinline__ D2Stages d2_stages() const {
+    uint32_t n = d2_stages_fixed;
+    if (n == 0) {
+      const uint32_t rounds = (*wave_item_count + d2_warps - 1) / (d2_warps == 0 ? 1u : d2_warps);
+      n = blocks_in_parts<kParted>() ? rounds : 1u;
+    }
+    if (n > d2_stages_max) n = d2_stages_max;
+    if (blocks_in_runs<kRuns, kRunsMaxChunk>()) n = 1;
+    return D2Stages(n, max_chunk_bytes);
   }
   // The slot of listed raw or RLE block j (j < *plain_count).
   __device__ __forceinline__ uint32_t plain_item(uint32_t j) const {
@@ -290,13 +314,14 @@ struct AgentBlockParallel {
   // With `runs` (not kWholeBlock), for D2b's runs of the block (execute_run),
   // cut as D1 cuts its parts.
   __device__ __forceinline__ void copy_cross(uint32_t item, uint32_t part, uint32_t parts, uint32_t* counter,
-                                             uint32_t runs) {
+                                             uint32_t runs, const D2Stages& stages) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     const uint32_t k = slot % bp.max_blocks;
     const ChunkPlan& plan = bp.plans[c];
     if (k >= plan.valid_blocks) return;  // the whole thread block leaves
     const BlockRecord* blocks = bp.chunk_blocks(c);
+    if (stages.of(blocks[k]) != bp.d2_stage) return;
     const uint64_t count = blocks[k].sequence_count;
     const auto first = static_cast<uint32_t>(count * part / parts), end = static_cast<uint32_t>(count * (part + 1) / parts);
     if (first == end) return;
@@ -304,16 +329,22 @@ struct AgentBlockParallel {
     __syncthreads();
     copy_cross_block_bytes(WarpGroup{}, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                            static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), WarpTickets{counter, end},
-                           runs == kWholeBlock ? runs : part_sequences(static_cast<uint32_t>(count), runs));
+                           runs == kWholeBlock ? runs : part_sequences(static_cast<uint32_t>(count), runs),
+                           stages.floor(bp.d2_stage));
   }
 
-  // Phase D2b, one warp per listed compressed block, after D2a: the
-  // matches within the block. No warp waits for another.
+  // Phase D2b, one warp per listed compressed block of the launch's stage,
+  // after D2a: the matches within the block. No warp waits for another.
+  template <class Policy>
   __device__ __forceinline__ void execute(InBlockBatch& ib, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (k >= plan.valid_blocks) return;
-    execute_in_block_matches(WarpGroup{}, ib, bp.chunk_blocks(c), k, bp.chunk_triples(c), bp.chunk_granules(c),
-                             static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
+    const BlockRecord* blocks = bp.chunk_blocks(c);
+    const D2Stages stages = bp.d2_stages<Policy::kPartedSequences, Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>();
+    if (stages.of(blocks[k]) != bp.d2_stage) return;
+    execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
+                             static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), 0, kWholeBlock,
+                             stages.floor(bp.d2_stage));
   }
 
   // Phase D2b in runs: run `r` of `runs` of listed compressed block `item`,

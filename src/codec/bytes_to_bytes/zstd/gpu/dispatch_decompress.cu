@@ -160,6 +160,13 @@ const ClassStreams* class_streams(cudaStream_t caller) {
   return &cs;
 }
 
+// ZARRGPU_ZSTD_D2_STAGES=n: D2 in n stages (at most kMaxD2Stages), not by
+// the policy's rule, for comparisons.
+uint32_t fixed_d2_stages() {
+  const char* env = std::getenv("ZARRGPU_ZSTD_D2_STAGES");
+  return env == nullptr ? 0u : static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
+}
+
 // ZARRGPU_ZSTD_CLASSES=1: one class (no second stream), for comparisons.
 bool classes_requested() {
   const char* env = std::getenv("ZARRGPU_ZSTD_CLASSES");
@@ -207,10 +214,17 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
   if (r == kSuccess) {
     r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, g.literals_resident), part_threads, s, bp);
   }
-  if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, bp, s);
-  if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-  if (r == kSuccess) {
-    r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, bp);
+  // D2 stage by stage (the kernels of a stage past the wave's count leave
+  // at once); D2a's queue anew for each.
+  for (uint32_t stage = 0; r == kSuccess && stage < bp.d2_stages_max; ++stage) {
+    BlockParallelParams st = bp;
+    st.d2_stage = stage;
+    if (stage > 0) r = static_cast<Result>(cudaMemsetAsync(bp.cross_queue, 0, sizeof(*bp.cross_queue), s));
+    if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, st, s);
+    if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, st, s);
+    if (r == kSuccess && stage == 0) {  // D2 in runs: one stage
+      r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, st);
+    }
   }
   if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   return r;
@@ -314,6 +328,20 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.weight_class = kEveryClass;
   uint8_t* const counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned
   set_counters(bp, counters, 0);
+  // D2's stages (agent_block_parallel.cuh): launches for one a
+  // kD2StageBytes of a chunk, at most kD2Stages, or for the count fixed.
+  bp.wave_item_count = bp.item_count;
+  bp.d2_warps = static_cast<uint32_t>(resident_thread_blocks(execute_kernel<BpPolicy>, BpPolicy::kThreads) *
+                                      BpPolicy::kWarpsPerBlock);
+  const uint64_t per_size = (layout.max_chunk_bytes + BpPolicy::kD2StageBytes - 1) / BpPolicy::kD2StageBytes;
+  bp.d2_stages_fixed = options.d2_stages != 0 ? options.d2_stages : fixed_d2_stages();
+  const uint64_t launches = bp.d2_stages_fixed != 0 ? bp.d2_stages_fixed
+                            : per_size < BpPolicy::kD2Stages ? per_size
+                                                             : BpPolicy::kD2Stages;
+  bp.d2_stages_max = static_cast<uint32_t>(launches == 0                        ? 1
+                                           : launches < BpPolicy::kMaxD2Stages ? launches
+                                                                               : BpPolicy::kMaxD2Stages);
+  bp.d2_stage = 0;
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
   const PhaseGrids grids{resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),

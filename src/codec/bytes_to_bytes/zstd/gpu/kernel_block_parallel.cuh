@@ -324,10 +324,13 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
   // D2b's runs of a block (execute_runs_kernel), or the whole block.
   const uint32_t runs = bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()
                             ? Policy::kPartWarps : kWholeBlock;
+  const D2Stages stages = bp.d2_stages<Policy::kPartedSequences, Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>();
+  if (bp.d2_stage >= stages.count) return;
   for_each_queued(bp.cross_queue, static_cast<unsigned long long>(*bp.item_count) * kParts,
                   [&](unsigned long long w) {
                     AgentBlockParallel{bp}.copy_cross(static_cast<uint32_t>(w / kParts),
-                                                      static_cast<uint32_t>(w % kParts), kParts, &next_sequence, runs);
+                                                      static_cast<uint32_t>(w % kParts), kParts, &next_sequence, runs,
+                                                      stages);
                   });
 }
 
@@ -340,7 +343,10 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
-  run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute>(bp);
+  if (bp.d2_stage >= bp.d2_stages<Policy::kPartedSequences, Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>().count) {
+    return;
+  }
+  run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute<Policy>>(bp);
 }
 
 template <class Policy>

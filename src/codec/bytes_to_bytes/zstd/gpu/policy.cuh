@@ -75,6 +75,18 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static_assert(kRunsSequences >= kPartedSequences, "D2 in runs where D1 runs in parts");
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
+  // D2 in stages (decoder/block_execution.hpp's D2Stages) where the wave's
+  // blocks are long (as D1 in parts): one a kD2StageBytes of a chunk, at
+  // most kD2Stages and one per round of the wave's blocks over D2b's warps.
+  // Each stage's D2b ends with its own longest block, so more stages cost
+  // D2b more as they shorten D2a's walks. Level 19, 1 GiB rows, GB/s at
+  // 256 KiB / 1 MiB / 4 MiB in 1, 2, 3, 4 and 6 stages: 29.29, 29.89,
+  // 28.88, 29.41, 27.25 / 20.73, 22.48, 22.22, 22.45, 20.25 / 13.01, 15.88,
+  // 17.69, 18.49, 17.42 (ab_many.sh, H200, 2026-11-23 08:56 UTC). A count
+  // the caller fixes (DecompressOptions::d2_stages) may go to kMaxD2Stages.
+  static constexpr uint64_t kD2StageBytes = 512 * 1024;
+  static constexpr uint32_t kD2Stages = 4;
+  static constexpr uint32_t kMaxD2Stages = 8;
   // Phase D2a: warps sharing a part of one block's sequences, and thread
   // blocks (parts) per block.
   static constexpr int kCrossWarps = 8;

@@ -49,6 +49,13 @@ struct DecompressOptions {
   // (dispatch_decompress.cu). A caller that keeps several batches in flight
   // on streams of its own overlaps them already and may do better without.
   bool weight_classes = true;
+  // Block parallel: phase D2 in this many stages by output position, at
+  // most BlockParallelPolicySm90::kMaxD2Stages (0: by the policy's rule on
+  // the chunk size and the wave's blocks; the environment's
+  // ZARRGPU_ZSTD_D2_STAGES, when set, for comparisons). Any count decodes
+  // the same bytes; stages shorten the walks of matches that read earlier
+  // blocks (decoder/block_execution.hpp's D2Stages).
+  uint32_t d2_stages = 0;
 };
 
 // Whether decompress_async and get_decompress_temp_size run the
