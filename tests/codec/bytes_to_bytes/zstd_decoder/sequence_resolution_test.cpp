@@ -488,6 +488,22 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
               << data_kind_name(kind) << " level " << level << " block " << k << " of " << n << " in stage "
               << stages.of(p.blocks[k]) << " of " << count;
           staged_walks += floor > 0 && p.blocks[k].type == BlockType::compressed;
+          // And in runs (the GPU's D2 on long blocks), last run first.
+          const uint32_t seqs = p.blocks[k].sequence_count;
+          if (p.blocks[k].type != BlockType::compressed || seqs < 4) continue;
+          const uint32_t run = 1 + rng.below(seqs / 2);
+          Bytes in_runs = after_d1;
+          std::copy(data.begin(), data.begin() + floor, in_runs.begin());
+          copy_cross_block_bytes(SerialGroup{}, p.blocks.data(), k, placed.data(), poisoned.data(), in_runs.data(),
+                                 StridedSequences{0, 1}, run, floor);
+          for (uint32_t first = (seqs - 1) / run * run;; first -= run) {
+            execute_in_block_matches(SerialGroup{}, ib, p.blocks.data(), k, placed.data(), poisoned.data(),
+                                     in_runs.data(), first, first + run, floor);
+            if (first == 0) break;
+          }
+          ASSERT_TRUE(std::equal(in_runs.begin() + s, in_runs.begin() + e, data.begin() + s))
+              << data_kind_name(kind) << " level " << level << " block " << k << " in runs of " << run
+              << ", stage " << stages.of(p.blocks[k]) << " of " << count;
         }
       }
 

@@ -61,7 +61,7 @@ struct BlockParallelParams {
   // the launches the host made (d2_stages_max: policy.cuh's rule on the
   // chunk size), at most one per round of the wave's listed blocks (both
   // classes, wave_item_count) over the warps D2b holds at once (d2_warps);
-  // else one. One where D2 runs in runs (one-block chunks).
+  // else one.
   const uint32_t* wave_item_count;
   uint32_t d2_warps;
   uint32_t d2_stages_max;
@@ -107,7 +107,6 @@ struct BlockParallelParams {
       n = blocks_in_parts<kParted>() ? rounds : 1u;
     }
     if (n > d2_stages_max) n = d2_stages_max;
-    if (blocks_in_runs<kRuns, kRunsMaxChunk>()) n = 1;
     return D2Stages(n, max_chunk_bytes);
   }
   // The slot of listed raw or RLE block j (j < *plain_count).
@@ -349,15 +348,18 @@ struct AgentBlockParallel {
 
   // Phase D2b in runs: run `r` of `runs` of listed compressed block `item`,
   // after D2a in the same runs. No warp waits for another.
-  __device__ __forceinline__ void execute_run(InBlockBatch& ib, uint32_t item, uint32_t r, uint32_t runs) {
+  __device__ __forceinline__ void execute_run(InBlockBatch& ib, uint32_t item, uint32_t r, uint32_t runs,
+                                              const D2Stages& stages) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     const uint32_t k = slot % bp.max_blocks;
     if (k >= bp.plans[c].valid_blocks) return;
     const BlockRecord* blocks = bp.chunk_blocks(c);
+    if (stages.of(blocks[k]) != bp.d2_stage) return;
     const uint32_t run = part_sequences(blocks[k].sequence_count, runs);
     execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
-                             static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), r * run, (r + 1) * run);
+                             static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), r * run, (r + 1) * run,
+                             stages.floor(bp.d2_stage));
   }
 
   // After phase D, one warp per chunk: the checksums and the chunk's status.

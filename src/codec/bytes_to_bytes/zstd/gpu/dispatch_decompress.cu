@@ -215,14 +215,17 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
     r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, g.literals_resident), part_threads, s, bp);
   }
   // D2 stage by stage (the kernels of a stage past the wave's count leave
-  // at once); D2a's queue anew for each.
+  // at once); D2a's queue and D2b's (in runs) anew for each.
   for (uint32_t stage = 0; r == kSuccess && stage < bp.d2_stages_max; ++stage) {
     BlockParallelParams st = bp;
     st.d2_stage = stage;
-    if (stage > 0) r = static_cast<Result>(cudaMemsetAsync(bp.cross_queue, 0, sizeof(*bp.cross_queue), s));
+    if (stage > 0) {
+      r = static_cast<Result>(cudaMemsetAsync(bp.cross_queue, 0, sizeof(*bp.cross_queue), s));
+      if (r == kSuccess) r = static_cast<Result>(cudaMemsetAsync(bp.execute_queue, 0, sizeof(*bp.execute_queue), s));
+    }
     if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, st, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, st, s);
-    if (r == kSuccess && stage == 0) {  // D2 in runs: one stage
+    if (r == kSuccess) {
       r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, st);
     }
   }

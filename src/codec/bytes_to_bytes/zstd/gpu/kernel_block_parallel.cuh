@@ -353,9 +353,11 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
     execute_runs_kernel(BlockParallelParams bp) {
   if (!bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
+  const D2Stages stages = bp.d2_stages<Policy::kPartedSequences, Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>();
+  if (bp.d2_stage >= stages.count) return;
   __shared__ InBlockBatch batch[Policy::kPartWarps];
   for_each_queued(bp.execute_queue, *bp.item_count, [&](uint32_t u) {
-    AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps);
+    AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps, stages);
   });
 }
 
