@@ -101,5 +101,25 @@ TEST(ZstdWaveLayout, TheBenchsMiBChunksRunInTwoWaves) {
   EXPECT_EQ(cut_waves(room, 2048, kMiB, 6336), room);
 }
 
+// B3's order buckets: more sequences never come later, a block without
+// sequences comes last, and buckets are half an octave wide (level 19's
+// blocks of 2,000 to 32,000 sequences spread over eight of them).
+TEST(ZstdWaveLayout, OrderBucketsPutTheLongestChainsFirst) {
+  EXPECT_EQ(order_bucket(0), kOrderBuckets - 1);
+  uint32_t last = order_bucket(1);
+  EXPECT_LT(last, kOrderBuckets - 1);
+  for (uint32_t n = 2; n <= 1u << 20; n += 1 + n / 64) {
+    const uint32_t key = order_bucket(n);
+    ASSERT_LE(key, last) << n;
+    ASSERT_LT(key, kOrderBuckets - 1) << n;
+    last = key;
+  }
+  EXPECT_EQ(order_bucket(1u << 20), 0u);
+  EXPECT_EQ(order_bucket(4096), order_bucket(6143));
+  EXPECT_EQ(order_bucket(6144), order_bucket(8191));
+  EXPECT_EQ(order_bucket(4096), order_bucket(6144) + 1);
+  EXPECT_EQ(order_bucket(2048), order_bucket(32768) + 8);
+}
+
 }  // namespace
 }  // namespace zarrgpu::zstd::gpu

@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_data.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/block_sections.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/decode_frames.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/frame_walk.hpp"
 #include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
 #include "frame_corpus.hpp"
@@ -510,6 +513,61 @@ TEST(ZstdGpuBlockParallel, ChunksLargerThanTheBoundStillDecode) {
   run_batch(cases, &r, false, /*block_parallel=*/true, 0, false, kBound);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
+}
+
+// Sequences per compressed block of a frame, as B1 reads them (the
+// decoder's host build).
+double mean_sequences_per_block(const Bytes& frame, size_t capacity) {
+  const ChunkLimits limits = chunk_limits(capacity, 0xFFFFFFFFu, 0xFFFFFFFFu);
+  ChunkPlan plan;
+  walk_chunk(frame.data(), frame.size(), limits, &plan, nullptr, nullptr);
+  std::vector<FrameRecord> frames(plan.frame_count);
+  std::vector<BlockRecord> blocks(plan.block_count);
+  walk_chunk(frame.data(), frame.size(), limits, &plan, frames.data(), blocks.data());
+  auto ws = std::make_unique<Workspace>();
+  auto entropy = std::make_unique<BlockEntropy>();
+  reset_workspace(*ws);
+  uint64_t sequences = 0, compressed = 0;
+  for (BlockRecord& b : blocks) {
+    if (b.type != BlockType::compressed) continue;
+    prepare_block_sections(SerialGroup{}, *ws, frame.data(), blocks.data(), b, frames[b.frame].block_size_max, *entropy);
+    sequences += b.sequence_count;
+    ++compressed;
+  }
+  return compressed == 0 ? 0.0 : static_cast<double>(sequences) / static_cast<double>(compressed);
+}
+
+// Level 19 on the bench's ERA5-like fields (libzstd's splitter cuts ~50
+// KiB blocks of ~8,000-11,000 sequences): long blocks, so B3 takes them
+// longest chain first (policy.cuh's kOrderedSequences) and, in 1 MiB
+// chunks, D2 runs in stages. The corpora above have shorter blocks.
+TEST(ZstdGpuBlockParallel, LongBlocksOfTheBenchsData) {
+  SKIP_WITHOUT_GPU();
+  constexpr size_t kKiB = 1024;
+  const std::vector<uint8_t> field = zarrgpu::bench::make_era5_like(12 * 1024 * kKiB, 4);
+  for (const size_t chunk : {256 * kKiB, 1024 * kKiB}) {
+    std::vector<Case> cases;
+    double sequences = 0;
+    for (size_t at = 0; at + chunk <= field.size(); at += chunk) {
+      FrameParams fp;
+      fp.level = 19;
+      fp.checksum = at % (2 * chunk) == 0;
+      Case c;
+      c.expected.assign(field.begin() + at, field.begin() + at + chunk);
+      c.frame = compress(c.expected, fp);
+      c.capacity = chunk;
+      c.what = std::to_string(chunk / kKiB) + " KiB chunk at " + std::to_string(at);
+      sequences += mean_sequences_per_block(c.frame, chunk);
+      cases.push_back(std::move(c));
+    }
+    ASSERT_GE(sequences / cases.size(), zg::BlockParallelPolicySm90::kOrderedSequences)
+        << "blocks too short to take B3's order";
+    BatchResult r;
+    run_batch(cases, &r, false, /*block_parallel=*/true);
+    if (HasFatalFailure()) return;
+    SCOPED_TRACE(std::to_string(chunk / kKiB) + " KiB chunks");
+    expect_bit_exact(cases, r);
+  }
 }
 
 // Large multi-block chunks; bench/gpu/zstd.sh runs this one under

@@ -14,6 +14,7 @@
 #include "codec/bytes_to_bytes/zstd/gpu/agent_decompress.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/warp_group.cuh"
+#include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
 
 namespace zarrgpu::zstd::gpu {
 
@@ -46,6 +47,12 @@ struct BlockParallelParams {
   uint32_t* literals_queue;     // D1's next unit when in parts; zeroed with item_count
   unsigned long long* sequence_total;  // the listed blocks' sequences (B1 adds them); zeroed with item_count
   uint32_t* execute_queue;      // D2b's next listed block when in runs; zeroed with item_count
+  // B3's order of the listed compressed blocks (indices into items),
+  // longest chain first (order_blocks), and its bucket counts and cursors
+  // ([kOrderBuckets] each, zeroed with item_count).
+  uint32_t* order;              // [wave_chunks * max_blocks]
+  uint32_t* order_counts;
+  uint32_t* order_cursors;
   // Weight classes (dispatch_decompress.cu): after B1, classify() puts each
   // chunk in class 0 (light) or 1 (heavy: more sequences than the wave's
   // mean) and lists its blocks again in that class's own items and counters,
@@ -209,6 +216,21 @@ struct AgentBlockParallel {
     bp.classes[c] = static_cast<uint8_t>(to.weight_class);
     if (sequences != 0) atomicAdd(to.sequence_total, static_cast<unsigned long long>(sequences));
     list_blocks(c, plan.block_count, n, to);
+  }
+
+  // B3's order where the wave's blocks average kOrderedSequences or more
+  // (policy.cuh), in two passes of a thread per listed compressed block:
+  // count each block's bucket (order_bucket: by its sequence count, which
+  // B1 read), then place it after every block of a longer bucket. B3's
+  // lanes (a warp's kLongSequenceBlocks blocks) then run chains of
+  // similar length, the longest first: in list order a warp waited for
+  // its longest lane, and the wave for its longest chains started last.
+  __device__ __forceinline__ void count_order(uint32_t item) const {
+    atomicAdd(&bp.order_counts[order_bucket(bp.blocks[bp.items[item]].sequence_count)], 1u);
+  }
+  __device__ __forceinline__ void place_order(uint32_t item, const uint32_t* bucket_starts) const {
+    const uint32_t key = order_bucket(bp.blocks[bp.items[item]].sequence_count);
+    bp.order[bucket_starts[key] + atomicAdd(&bp.order_cursors[key], 1u)] = item;
   }
 
   // B2, one thread per Huffman stream s of listed block `item`, with the

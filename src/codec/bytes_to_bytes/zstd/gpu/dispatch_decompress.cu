@@ -4,12 +4,14 @@
 // Two paths (use_block_parallel() picks): one warp per chunk
 // (kernel_decompress.cuh), and block parallel (kernel_block_parallel.cuh):
 // per wave of chunks, walk (thread per chunk, listing the blocks) -> B1 tables (warp per
-// block) -> B3 sequences (thread per block) and B2 Huffman streams (thread
+// block) -> B3 sequences (thread per block; at level 19 longest chains
+// first) and B2 Huffman streams (thread
 // per stream), side by side in one launch -> C1 summaries (warp per block) -> C2 placement
 // (warp per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
 // per chunk) -> D1 literals (warp per block) -> D2a match bytes read from
 // earlier blocks, through their sequences (8 warps per block) -> D2b the
-// other match bytes (warp per block; no warp ever waits for another) ->
+// other match bytes (warp per block; no warp ever waits for another; at
+// level 19 in chunks of 1 MiB and more, D2a and D2b in stages) ->
 // checksums (warp per chunk), then the one-warp kernel
 // for the chunks the walk left to it (no block, or more records or scratch
 // than the wave has room for: statuses stay exact). Where a wave's blocks
@@ -182,6 +184,8 @@ void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
   bp.literals_queue = reinterpret_cast<uint32_t*>(at + 16);
   bp.sequence_total = reinterpret_cast<unsigned long long*>(at + 24);
   bp.execute_queue = reinterpret_cast<uint32_t*>(at + 32);
+  bp.order_counts = reinterpret_cast<uint32_t*>(at + WaveLayout::kOrderBucketsAt);
+  bp.order_cursors = bp.order_counts + kOrderBuckets;
 }
 
 // Grids of the phases after B1 that depend on the device, not on the wave.
@@ -199,7 +203,11 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
   // Thread blocks for both roles over the wave's block slots (the list is shorter).
   const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
   const uint64_t b3 = (slots + BpPolicy::kLongSequenceBlocks - 1) / BpPolicy::kLongSequenceBlocks;
-  Result r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
+  // B3's order of the listed blocks, longest chains first.
+  const uint32_t walk = BpPolicy::kWalkThreads;
+  Result r = launch_bp(count_order_kernel<BpPolicy>, slots, walk, walk, bp, s);
+  if (r == kSuccess) r = launch_bp(place_order_kernel<BpPolicy>, slots, walk, walk, bp, s);
+  if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
   if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
   if (r == kSuccess) {
     r = launch(summarize_parts_kernel<BpPolicy>, queue_grid(slots, g.summarize_resident), part_threads, s, bp);
@@ -325,8 +333,11 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.granules = reinterpret_cast<GranuleEntry*>(carve(layout.granules(wave)));
   bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
   bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+  bp.order = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
   uint32_t* class_items[kWeightClasses];
+  uint32_t* class_order[kWeightClasses];
   for (auto& items : class_items) items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+  for (auto& order : class_order) order = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
   bp.classes = carve(layout.classes(wave));
   bp.weight_class = kEveryClass;
   uint8_t* const counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned
@@ -369,6 +380,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   for (uint32_t k = 0; k < kWeightClasses; ++k) {
     by_class[k] = bp;
     by_class[k].items = class_items[k];
+    by_class[k].order = class_order[k];
     by_class[k].weight_class = k;
     set_counters(by_class[k], counters, k + 1);
   }

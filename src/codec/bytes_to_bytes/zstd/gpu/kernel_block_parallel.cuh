@@ -69,6 +69,34 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) tab
   run_per_listed_block<Policy, Workspace, &AgentBlockParallel::tables>(bp);
 }
 
+// B3's order (AgentBlockParallel::count_order, place_order): a thread per
+// slot of the wave, those past the list leave.
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kWalkThreads) count_order_kernel(BlockParallelParams bp) {
+  if (!bp.blocks_in_parts<Policy::kOrderedSequences>()) return;
+  const size_t i = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
+  if (i < *bp.item_count) AgentBlockParallel{bp}.count_order(static_cast<uint32_t>(i));
+}
+
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kWalkThreads) place_order_kernel(BlockParallelParams bp) {
+  static_assert(kOrderBuckets == 32, "a lane per bucket");
+  if (!bp.blocks_in_parts<Policy::kOrderedSequences>()) return;
+  __shared__ uint32_t starts[kOrderBuckets];
+  if (threadIdx.x < 32) {  // where each bucket starts: the blocks of the buckets before it
+    const uint32_t n = bp.order_counts[threadIdx.x];
+    uint32_t sum = n;
+    for (uint32_t d = 1; d < 32; d <<= 1) {
+      const uint32_t v = __shfl_up_sync(~0u, sum, d);
+      if (threadIdx.x >= d) sum += v;
+    }
+    starts[threadIdx.x] = sum - n;
+  }
+  __syncthreads();
+  const size_t i = static_cast<size_t>(blockIdx.x) * Policy::kWalkThreads + threadIdx.x;
+  if (i < *bp.item_count) AgentBlockParallel{bp}.place_order(static_cast<uint32_t>(i), starts);
+}
+
 // Phase B2 and B3 in one launch (entropy_kernel below): each thread block
 // of 32 threads takes one role over the list of blocks B1 left.
 //
@@ -134,20 +162,23 @@ struct SequencesShared {
 };
 
 // `lanes` listed blocks from `first`, lane j's tables at l.tables[j].
+// With `ordered`, entries [first, first + lanes) of B3's order (longest
+// chains first), else of the list.
 template <class Tables, uint32_t kLanes, class... Codes>
 __device__ __forceinline__ void sequence_lanes(const BlockParallelParams& bp, uint32_t first, uint32_t lanes,
-                                               SequenceLanes<Tables, kLanes>& l, const LengthCodeTables& codes,
-                                               const Codes&... for_copy) {
+                                               bool ordered, SequenceLanes<Tables, kLanes>& l,
+                                               const LengthCodeTables& codes, const Codes&... for_copy) {
   const uint32_t lane = threadIdx.x;
   const uint32_t count = *bp.item_count;
   const uint32_t n = count - first < lanes ? count - first : lanes;
+  auto item = [&](uint32_t j) { return ordered ? bp.order[first + j] : first + j; };
   for (uint32_t j = 0; j < n; ++j) {
-    const uint32_t slot = bp.items[first + j];
+    const uint32_t slot = bp.items[item(j)];
     if (!has_sequences_to_decode(bp.blocks[slot])) continue;  // fse_log[] unset
     copy_sequence_tables(LaneGroup<32>{lane}, l.tables[j], bp.entropy[slot].sequences, for_copy...);
   }
   __syncthreads();
-  if (lane < n) AgentBlockParallel{bp}.sequences(first + lane, l.tables[lane], codes, l.ring[lane]);
+  if (lane < n) AgentBlockParallel{bp}.sequences(item(lane), l.tables[lane], codes, l.ring[lane]);
 }
 
 template <class Policy>
@@ -159,11 +190,12 @@ __device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, ui
   const uint32_t first = role_block * lanes;
   if (first >= *bp.item_count) return;
   fill_length_code_tables(LaneGroup<32>{threadIdx.x}, sh.codes);
+  const bool ordered = bp.blocks_in_parts<Policy::kOrderedSequences>();
   if (long_blocks) {
     __syncwarp();  // the fat entries take their extra bits from the code tables
-    sequence_lanes(bp, first, lanes, sh.fat, sh.codes, sh.codes);
+    sequence_lanes(bp, first, lanes, ordered, sh.fat, sh.codes, sh.codes);
   } else {
-    sequence_lanes(bp, first, lanes, sh.packed, sh.codes);
+    sequence_lanes(bp, first, lanes, ordered, sh.packed, sh.codes);
   }
 }
 

@@ -39,13 +39,16 @@ struct WaveLayout {
   // The walk's list of blocks, and each weight class's.
   uint64_t items(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(uint32_t)); }
   uint64_t classes(uint64_t chunks) const { return align_up(chunks); }
-  // The walk's counters and each class's, kCounterStride bytes apart.
-  static constexpr uint64_t kCounterStride = 64;
-  static constexpr uint64_t kCounterBytes = 256;
+  // The walk's counters and each class's, kCounterStride bytes apart:
+  // the queues and totals (64 bytes), then B3's order buckets (counts and
+  // cursors, kOrderBuckets each).
+  static constexpr uint64_t kCounterStride = 512;
+  static constexpr uint64_t kCounterBytes = 2048;
+  static constexpr uint64_t kOrderBucketsAt = 64;
   static_assert((1 + kWeightClasses) * kCounterStride <= kCounterBytes, "a set of counters per class");
   uint64_t bytes(uint64_t chunks) const {
     return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks) +
-           entropy(chunks) + (1 + kWeightClasses) * items(chunks) + classes(chunks) + kCounterBytes;
+           entropy(chunks) + 2 * (1 + kWeightClasses) * items(chunks) + classes(chunks) + kCounterBytes;
   }
   // Chunks per wave in temp_bytes of scratch (0: not even one fits): the
   // most w with bytes(w) <= temp_bytes, so that a temp sized by bytes(n)
@@ -61,6 +64,22 @@ struct WaveLayout {
     return w;
   }
 };
+
+// B3 takes a list's blocks longest chain first (agent_block_parallel.cuh's
+// order_blocks): a block's bucket by its sequence count, half an octave
+// wide, 0 for the most sequences, kOrderBuckets - 1 for none.
+inline constexpr uint32_t kOrderBuckets = 32;
+inline constexpr uint32_t order_bucket(uint32_t sequences) {
+  if (sequences == 0) return kOrderBuckets - 1;
+  uint32_t log = 0;
+  while ((sequences >> log) > 1) ++log;
+  const uint32_t half = log == 0 ? 0u : (sequences >> (log - 1)) & 1u;
+  const uint32_t v = 2 * log + half;  // grows with sequences
+  constexpr uint32_t kTop = kOrderBuckets - 2;
+  return kTop - (v < kTop ? v : kTop);
+}
+static_assert(WaveLayout::kOrderBucketsAt + 2 * kOrderBuckets * sizeof(uint32_t) <= WaveLayout::kCounterStride,
+              "B3's order buckets fit a set of counters");
 
 // Chunks per wave for a batch of num_chunks when the temp holds `room` of
 // them (0 < room < num_chunks). Waves are as few as the room allows, and
