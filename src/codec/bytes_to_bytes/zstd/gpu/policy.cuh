@@ -55,7 +55,8 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // asserts it).
   static constexpr uint32_t kLongSequenceBlocks = 8;
   // B3 takes the blocks longest chain first (AgentBlockParallel's B3
-  // order) where they average this many sequences or more: level 19 +8.0 /
+  // order), and D2b in that order too (kernel_block_parallel.cuh), where
+  // they average this many sequences or more: level 19 +8.0 /
   // +6.4 / +6.1% at 256 KiB / 1 MiB / 4 MiB, 64 KiB +0.3%; level 9 (~2,000-
   // 4,000 a block) lost 2.8% at 256 KiB and 1 MiB to it, level 1 0; the
   // same order for B2's streams lost level 1 10-14% (ab_many.sh, 1 GiB
