@@ -48,7 +48,7 @@ struct BlockParallelParams {
   unsigned long long* sequence_total;  // the listed blocks' sequences (B1 adds them); zeroed with item_count
   uint32_t* execute_queue;      // D2b's next listed block when in runs; zeroed with item_count
   // B3's order of the listed compressed blocks (indices into items),
-  // longest chain first (order_blocks), and its bucket counts and cursors
+  // longest chain first (count_order, place_order), and its bucket counts and cursors
   // ([kOrderBuckets] each, zeroed with item_count).
   uint32_t* order;              // [wave_chunks * max_blocks]
   uint32_t* order_counts;

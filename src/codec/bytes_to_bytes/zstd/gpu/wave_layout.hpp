@@ -66,7 +66,7 @@ struct WaveLayout {
 };
 
 // B3 takes a list's blocks longest chain first (agent_block_parallel.cuh's
-// order_blocks): a block's bucket by its sequence count, half an octave
+// count_order, place_order): a block's bucket by its sequence count, half an octave
 // wide, 0 for the most sequences, kOrderBuckets - 1 for none.
 inline constexpr uint32_t kOrderBuckets = 32;
 inline constexpr uint32_t order_bucket(uint32_t sequences) {
