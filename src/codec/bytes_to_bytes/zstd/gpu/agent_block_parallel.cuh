@@ -106,7 +106,7 @@ struct BlockParallelParams {
     return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();
   }
   // This wave's D2 stages, as above.
-  template <uint32_t kParted, uint32_t kRuns, uint64_t kRunsMaxChunk>
+  template <uint32_t kParted>
   __device__ __forceinline__ D2Stages d2_stages() const {
     uint32_t n = d2_stages_fixed;
     if (n == 0) {
@@ -361,7 +361,7 @@ struct AgentBlockParallel {
     const ChunkPlan& plan = bp.plans[c];
     if (k >= plan.valid_blocks) return;
     const BlockRecord* blocks = bp.chunk_blocks(c);
-    const D2Stages stages = bp.d2_stages<Policy::kPartedSequences, Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>();
+    const D2Stages stages = bp.d2_stages<Policy::kPartedSequences>();
     if (stages.of(blocks[k]) != bp.d2_stage) return;
     execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                              static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), 0, kWholeBlock,

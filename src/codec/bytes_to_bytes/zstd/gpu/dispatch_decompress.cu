@@ -333,11 +333,11 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.granules = reinterpret_cast<GranuleEntry*>(carve(layout.granules(wave)));
   bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
   bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
-  bp.order = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
   uint32_t* class_items[kWeightClasses];
   uint32_t* class_order[kWeightClasses];
   for (auto& items : class_items) items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
   for (auto& order : class_order) order = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+  bp.order = class_order[0];  // a wave runs its own list or its classes', not both
   bp.classes = carve(layout.classes(wave));
   bp.weight_class = kEveryClass;
   uint8_t* const counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned

@@ -357,7 +357,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
   // D2b's runs of a block (execute_runs_kernel), or the whole block.
   const uint32_t runs = bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()
                             ? Policy::kPartWarps : kWholeBlock;
-  const D2Stages stages = bp.d2_stages<Policy::kPartedSequences, Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>();
+  const D2Stages stages = bp.d2_stages<Policy::kPartedSequences>();
   if (bp.d2_stage >= stages.count) return;
   for_each_queued(bp.cross_queue, static_cast<unsigned long long>(*bp.item_count) * kParts,
                   [&](unsigned long long w) {
@@ -380,9 +380,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
-  if (bp.d2_stage >= bp.d2_stages<Policy::kPartedSequences, Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>().count) {
-    return;
-  }
+  if (bp.d2_stage >= bp.d2_stages<Policy::kPartedSequences>().count) return;
   run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute<Policy>>(
       bp, bp.blocks_in_parts<Policy::kOrderedSequences>());
 }
@@ -391,7 +389,7 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
     execute_runs_kernel(BlockParallelParams bp) {
   if (!bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
-  const D2Stages stages = bp.d2_stages<Policy::kPartedSequences, Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>();
+  const D2Stages stages = bp.d2_stages<Policy::kPartedSequences>();
   if (bp.d2_stage >= stages.count) return;
   __shared__ InBlockBatch batch[Policy::kPartWarps];
   for_each_queued(bp.execute_queue, *bp.item_count, [&](uint32_t u) {

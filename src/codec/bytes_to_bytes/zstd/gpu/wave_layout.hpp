@@ -36,7 +36,9 @@ struct WaveLayout {
   uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes); }
   uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(GranuleEntry)); }
   uint64_t entropy(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockEntropy)); }
-  // The walk's list of blocks, and each weight class's.
+  // The walk's list of blocks, and each weight class's; B3's order of
+  // each class's list (a wave that is not split uses class 0's: a wave
+  // runs either its own list or its classes').
   uint64_t items(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(uint32_t)); }
   uint64_t classes(uint64_t chunks) const { return align_up(chunks); }
   // The walk's counters and each class's, kCounterStride bytes apart:
@@ -48,7 +50,7 @@ struct WaveLayout {
   static_assert((1 + kWeightClasses) * kCounterStride <= kCounterBytes, "a set of counters per class");
   uint64_t bytes(uint64_t chunks) const {
     return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks) +
-           entropy(chunks) + 2 * (1 + kWeightClasses) * items(chunks) + classes(chunks) + kCounterBytes;
+           entropy(chunks) + (1 + 2 * kWeightClasses) * items(chunks) + classes(chunks) + kCounterBytes;
   }
   // Chunks per wave in temp_bytes of scratch (0: not even one fits): the
   // most w with bytes(w) <= temp_bytes, so that a temp sized by bytes(n)
@@ -69,10 +71,9 @@ struct WaveLayout {
 // count_order, place_order): a block's bucket by its sequence count, half an octave
 // wide, 0 for the most sequences, kOrderBuckets - 1 for none.
 inline constexpr uint32_t kOrderBuckets = 32;
-inline constexpr uint32_t order_bucket(uint32_t sequences) {
+ZARRGPU_HD_INLINE uint32_t order_bucket(uint32_t sequences) {
   if (sequences == 0) return kOrderBuckets - 1;
-  uint32_t log = 0;
-  while ((sequences >> log) > 1) ++log;
+  const uint32_t log = highbit32(sequences);
   const uint32_t half = log == 0 ? 0u : (sequences >> (log - 1)) & 1u;
   const uint32_t v = 2 * log + half;  // grows with sequences
   constexpr uint32_t kTop = kOrderBuckets - 2;
