@@ -507,6 +507,27 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         }
       }
 
+      // D2 of the whole chunk by one group, in order (the GPU's D2 by chunk):
+      // no D2a and no granule index. One rank and 4 ranks; and of its first
+      // blocks only (those before an error), which writes nothing past them.
+      for (const uint32_t ranks : {1u, 4u}) {
+        for (const uint32_t valid : {n, n / 2}) {
+          Bytes whole = after_d1;
+          InBlockBatch ib{};
+          auto d2 = [&](auto g) {
+            execute_chunk_matches(g, ib, p.blocks.data(), valid, placed.data(), whole.data());
+          };
+          if (ranks == 4) run_group<4>(d2);
+          else d2(SerialGroup{});
+          const uint64_t e = valid < n ? p.blocks[valid].output_offset : data.size();
+          ASSERT_TRUE(std::equal(whole.begin(), whole.begin() + e, data.begin()))
+              << data_kind_name(kind) << " level " << level << ", D2 by chunk, " << ranks << " ranks, " << valid
+              << " of " << n << " blocks";
+          ASSERT_TRUE(std::equal(whole.begin() + e, whole.end(), after_d1.begin() + e))
+              << data_kind_name(kind) << " level " << level << ", D2 by chunk wrote past block " << valid;
+        }
+      }
+
       // D2 of every block at once, a thread each in shuffled order. The four
       // blocks with the most bytes read from earlier blocks run as groups of
       // 4 ranks (the warp's cross-rank paths: runs handed between ranks, batch

@@ -50,9 +50,11 @@ struct BatchResult {
 // the decoder has made the stream for its weight classes (it makes none
 // during a capture) and the captured graph forks and joins it.
 // chunk_bound: the block-parallel path's max_uncompressed_chunk_bytes (0:
-// the largest capacity).
+// the largest capacity). d2_stages, d2_mode: DecompressOptions' (0,
+// automatic: the policy's rule).
 void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false, bool block_parallel = false,
-               size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0, uint32_t d2_stages = 0) {
+               size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0, uint32_t d2_stages = 0,
+               zg::D2Mode d2_mode = zg::D2Mode::automatic) {
   const size_t n = cases.size();
   size_t in_total = 0, out_total = 0;
   std::vector<size_t> in_off(n), out_off(n);
@@ -98,6 +100,7 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   opts.strategy = block_parallel ? zg::Strategy::block_parallel : zg::Strategy::one_warp;
   opts.max_uncompressed_chunk_bytes = block_parallel ? max_capacity : 0;
   opts.d2_stages = d2_stages;
+  opts.d2_mode = d2_mode;
   size_t temp_bytes = 0;
   ASSERT_EQ(zg::get_decompress_temp_size(wave_chunks ? wave_chunks : n, block_parallel ? max_capacity : size_t{1} << 20,
                                          opts, &temp_bytes),
@@ -368,6 +371,12 @@ TEST(ZstdGpuBlockParallel, DifferentialCorpusIsBitExact) {
   run_batch(cases, &r, false, /*block_parallel=*/true);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
+  // D2 by chunk (a warp per chunk, its matches in order) for every chunk.
+  BatchResult by_chunk;
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::D2Mode::by_chunk);
+  if (HasFatalFailure()) return;
+  SCOPED_TRACE("D2 by chunk");
+  expect_bit_exact(cases, by_chunk);
 }
 
 TEST(ZstdGpuBlockParallel, WavesAndGraphCapture) {
@@ -398,6 +407,13 @@ TEST(ZstdGpuBlockParallel, WeightClassesUnderGraphCapture) {
             /*d2_stages=*/4);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, staged);
+  // D2 by chunk on both classes' streams.
+  BatchResult by_chunk;
+  run_batch(cases, &by_chunk, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true, 0, 0,
+            zg::D2Mode::by_chunk);
+  if (HasFatalFailure()) return;
+  SCOPED_TRACE("D2 by chunk");
+  expect_bit_exact(cases, by_chunk);
 }
 
 TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
@@ -430,6 +446,12 @@ TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   run_batch(cases, &staged, false, /*block_parallel=*/true, 0, false, 0, /*d2_stages=*/5);
   if (HasFatalFailure()) return;
   expect_host_statuses_and_bytes(cases, staged);
+  // D2 by chunk: only the blocks before a chunk's first error.
+  BatchResult by_chunk;
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::D2Mode::by_chunk);
+  if (HasFatalFailure()) return;
+  SCOPED_TRACE("D2 by chunk");
+  expect_host_statuses_and_bytes(cases, by_chunk);
 }
 
 // Frames of ~40 small blocks whose matches reach many blocks back (and
@@ -471,6 +493,11 @@ TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
     SCOPED_TRACE("D2 in " + std::to_string(stages) + " stages");
     expect_bit_exact(cases, staged);
   }
+  BatchResult by_chunk;
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::D2Mode::by_chunk);
+  if (HasFatalFailure()) return;
+  SCOPED_TRACE("D2 by chunk");
+  expect_bit_exact(cases, by_chunk);
 }
 
 // A caller's max_uncompressed_chunk_bytes sizes the block-parallel scratch,
@@ -513,6 +540,11 @@ TEST(ZstdGpuBlockParallel, ChunksLargerThanTheBoundStillDecode) {
   run_batch(cases, &r, false, /*block_parallel=*/true, 0, false, kBound);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
+  BatchResult by_chunk;
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, kBound, 0, zg::D2Mode::by_chunk);
+  if (HasFatalFailure()) return;
+  SCOPED_TRACE("D2 by chunk");
+  expect_bit_exact(cases, by_chunk);
 }
 
 // Sequences per compressed block of a frame, as B1 reads them (the
@@ -539,8 +571,9 @@ double mean_sequences_per_block(const Bytes& frame, size_t capacity) {
 
 // Level 19 on the bench's ERA5-like fields (libzstd's splitter cuts ~50
 // KiB blocks of ~8,000-11,000 sequences): long blocks, so B3 takes them
-// longest chain first (policy.cuh's kOrderedSequences) and, in 1 MiB
-// chunks, D2 runs in stages. The corpora above have shorter blocks.
+// longest chain first (policy.cuh's kOrderedSequences) and D2 runs by chunk
+// (kChunkD2*); by block too, where 1 MiB chunks run D2 in stages and D2b
+// takes the blocks in B3's order. The corpora above have shorter blocks.
 TEST(ZstdGpuBlockParallel, LongBlocksOfTheBenchsData) {
   SKIP_WITHOUT_GPU();
   constexpr size_t kKiB = 1024;
@@ -562,11 +595,14 @@ TEST(ZstdGpuBlockParallel, LongBlocksOfTheBenchsData) {
     }
     ASSERT_GE(sequences / cases.size(), zg::BlockParallelPolicySm90::kOrderedSequences)
         << "blocks too short to take B3's order";
-    BatchResult r;
-    run_batch(cases, &r, false, /*block_parallel=*/true);
-    if (HasFatalFailure()) return;
     SCOPED_TRACE(std::to_string(chunk / kKiB) + " KiB chunks");
-    expect_bit_exact(cases, r);
+    for (const zg::D2Mode mode : {zg::D2Mode::automatic, zg::D2Mode::by_block}) {
+      BatchResult r;
+      run_batch(cases, &r, false, /*block_parallel=*/true, 0, false, 0, 0, mode);
+      if (HasFatalFailure()) return;
+      SCOPED_TRACE(mode == zg::D2Mode::by_block ? "D2 by block" : "D2 by the rule");
+      expect_bit_exact(cases, r);
+    }
   }
 }
 

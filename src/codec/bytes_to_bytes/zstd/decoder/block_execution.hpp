@@ -574,19 +574,15 @@ struct InBlockBatch {
 // 2026-11-23). A byte of a later match of the batch that reads it is
 // followed through it to its source by the pass, as before.
 inline constexpr uint32_t kOwnMatchBytes = 8;
+
+// D2b's batches over sequences [first, end) of `t`, where sequence 0's
+// literals start at `start` (the block's first byte); `earlier` maps the
+// bytes before the first one's.
 template <class G>
-ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
-                                         const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out,
-                                         uint32_t first = 0, uint32_t end = kWholeBlock, uint32_t floor = 0) {
-  const BlockRecord& b = blocks[k];
-  if (b.type != BlockType::compressed) return;
-  if (end > b.sequence_count) end = b.sequence_count;
-  if (first >= end) return;  // a run past the block's sequences (its start would read past them)
+ZARRGPU_HD void execute_matches_from(G g, InBlockBatch& ib, const SequenceTriple* t, uint32_t first, uint32_t end,
+                                     uint32_t start, const EarlierBlocks& earlier, uint8_t* out) {
   SequenceBatch& sb = ib.batch;
-  const SequenceTriple* t = triples + b.triples_offset;
-  EarlierBlocks earlier{blocks, k, triples, granules, floor};
-  earlier.count += first;
-  const uint32_t block_start = run_start(t, static_cast<uint32_t>(b.output_offset), first);  // the run's
+  const uint32_t block_start = run_start(t, start, first);  // the run's
   for (uint32_t done = first; done < end;) {
     const uint32_t left = end - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
@@ -636,6 +632,43 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
     execute_batch_matches(g, sb, n, out + base, BeforeBatch{earlier, base, block_start, ib.skip});
     done += n;
   }
+}
+
+template <class G>
+ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
+                                         const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out,
+                                         uint32_t first = 0, uint32_t end = kWholeBlock, uint32_t floor = 0) {
+  const BlockRecord& b = blocks[k];
+  if (b.type != BlockType::compressed) return;
+  if (end > b.sequence_count) end = b.sequence_count;
+  if (first >= end) return;  // a run past the block's sequences (its start would read past them)
+  EarlierBlocks earlier{blocks, k, triples, granules, floor};
+  earlier.count += first;
+  execute_matches_from(g, ib, triples + b.triples_offset, first, end, static_cast<uint32_t>(b.output_offset), earlier,
+                       out);
+}
+
+// D2 of a whole chunk by one group, after D1 of its blocks: every match
+// byte of the first `valid` blocks, batch after batch over the chunk's
+// sequences in order, as if its blocks were one. Their triples lie back to
+// back (a valid block holds all it counted), and what lies between two
+// blocks' matches (literals, raw and RLE blocks) is in place since D1, so a
+// batch's sources are final bytes: literals, or bytes of earlier batches.
+// No D2a, no walk, no granule index: the chunk is one serial chain of
+// batches. Level 19 at 256 KiB-1 MiB: D2a's walks through earlier blocks
+// and each block's own batches in a row took D2 more than a group a chunk
+// does (gpu/policy.cuh's kChunkD2).
+template <class G>
+ZARRGPU_HD void execute_chunk_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t valid,
+                                      const SequenceTriple* triples, uint8_t* out) {
+  if (valid == 0) return;
+  const BlockRecord& last = blocks[valid - 1];
+  const uint32_t end = last.triples_offset + (last.type == BlockType::compressed ? last.sequence_count : 0u);
+  if (end == 0) return;
+  // Nothing lies before the chunk's first literal (the first block's start,
+  // 0): every offset stays within its frame (phase C).
+  const EarlierBlocks none{blocks, 0, triples, nullptr, 0};
+  execute_matches_from(g, ib, triples, 0, end, static_cast<uint32_t>(blocks[0].output_offset), none, out);
 }
 
 // D2 for compressed block k by one group: D2a (its sequences from

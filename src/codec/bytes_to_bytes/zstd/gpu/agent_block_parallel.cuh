@@ -15,6 +15,7 @@
 #include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/warp_group.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
+#include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
 
 namespace zarrgpu::zstd::gpu {
 
@@ -74,6 +75,9 @@ struct BlockParallelParams {
   uint32_t d2_stages_max;
   uint32_t d2_stages_fixed;
   uint32_t d2_stage;
+  // D2 by chunk (execute_chunk below) instead of by block: the policy's
+  // rule (D2Mode::automatic), or as the caller fixed it.
+  D2Mode d2_mode;
 
   __device__ __forceinline__ bool in_class(size_t c) const {
     return weight_class == kEveryClass || classes[c] == weight_class;
@@ -104,6 +108,14 @@ struct BlockParallelParams {
   template <uint32_t kRuns, uint64_t kRunsMaxChunk>
   __device__ __forceinline__ bool blocks_in_runs() const {
     return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();
+  }
+  // Whether D2 runs by chunk: where the caller asks, or by the rule, where
+  // the wave's blocks average kSequences or more and its chunk bound is at
+  // most kMaxChunk (policy.cuh's kChunkD2*).
+  template <uint32_t kSequences, uint64_t kMaxChunk>
+  __device__ __forceinline__ bool d2_by_chunk() const {
+    if (d2_mode != D2Mode::automatic) return d2_mode == D2Mode::by_chunk;
+    return max_chunk_bytes <= kMaxChunk && blocks_in_parts<kSequences>();
   }
   // This wave's D2 stages, as above.
   template <uint32_t kParted>
@@ -366,6 +378,16 @@ struct AgentBlockParallel {
     execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                              static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), 0, kWholeBlock,
                              stages.floor(bp.d2_stage));
+  }
+
+  // Phase D2 by chunk, one warp per chunk of the wave (of the class), after
+  // D1 of the whole wave: every match of the blocks C4 validated, in order
+  // (decoder/block_execution.hpp's execute_chunk_matches).
+  __device__ __forceinline__ void execute_chunk(InBlockBatch& ib, size_t c) {
+    const ChunkPlan& plan = bp.plans[c];
+    if (!plan.block_parallel || !bp.in_class(c)) return;
+    execute_chunk_matches(WarpGroup{}, ib, bp.chunk_blocks(c), plan.valid_blocks, bp.chunk_triples(c),
+                          static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
   }
 
   // Phase D2b in runs: run `r` of `runs` of listed compressed block `item`,

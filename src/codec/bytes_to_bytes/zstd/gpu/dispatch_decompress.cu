@@ -169,6 +169,15 @@ uint32_t fixed_d2_stages() {
   return env == nullptr ? 0u : static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
 }
 
+// ZARRGPU_ZSTD_D2_BY_CHUNK=1|0: D2 by chunk or by block, not by the
+// policy's rule, for comparisons.
+D2Mode requested_d2_mode(D2Mode option) {
+  if (option != D2Mode::automatic) return option;
+  const char* env = std::getenv("ZARRGPU_ZSTD_D2_BY_CHUNK");
+  if (env == nullptr) return D2Mode::automatic;
+  return std::strcmp(env, "1") == 0 ? D2Mode::by_chunk : std::strcmp(env, "0") == 0 ? D2Mode::by_block : D2Mode::automatic;
+}
+
 // ZARRGPU_ZSTD_CLASSES=1: one class (no second stream), for comparisons.
 bool classes_requested() {
   const char* env = std::getenv("ZARRGPU_ZSTD_CLASSES");
@@ -237,6 +246,7 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
       r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, st);
     }
   }
+  if (r == kSuccess) r = launch_bp(execute_chunks_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   return r;
 }
@@ -356,6 +366,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
                                            : launches < BpPolicy::kMaxD2Stages ? launches
                                                                                : BpPolicy::kMaxD2Stages);
   bp.d2_stage = 0;
+  bp.d2_mode = requested_d2_mode(options.d2_mode);
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
   const PhaseGrids grids{resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),

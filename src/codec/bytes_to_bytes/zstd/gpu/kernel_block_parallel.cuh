@@ -358,7 +358,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
   const uint32_t runs = bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()
                             ? Policy::kPartWarps : kWholeBlock;
   const D2Stages stages = bp.d2_stages<Policy::kPartedSequences>();
-  if (bp.d2_stage >= stages.count) return;
+  if (bp.d2_stage >= stages.count || d2_by_chunk<Policy>(bp)) return;
   for_each_queued(bp.cross_queue, static_cast<unsigned long long>(*bp.item_count) * kParts,
                   [&](unsigned long long w) {
                     AgentBlockParallel{bp}.copy_cross(static_cast<uint32_t>(w / kParts),
@@ -380,7 +380,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
-  if (bp.d2_stage >= bp.d2_stages<Policy::kPartedSequences>().count) return;
+  if (bp.d2_stage >= bp.d2_stages<Policy::kPartedSequences>().count || d2_by_chunk<Policy>(bp)) return;
   run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute<Policy>>(
       bp, bp.blocks_in_parts<Policy::kOrderedSequences>());
 }
@@ -390,11 +390,27 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
     execute_runs_kernel(BlockParallelParams bp) {
   if (!bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
   const D2Stages stages = bp.d2_stages<Policy::kPartedSequences>();
-  if (bp.d2_stage >= stages.count) return;
+  if (bp.d2_stage >= stages.count || d2_by_chunk<Policy>(bp)) return;
   __shared__ InBlockBatch batch[Policy::kPartWarps];
   for_each_queued(bp.execute_queue, *bp.item_count, [&](uint32_t u) {
     AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps, stages);
   });
+}
+
+// D2 by chunk (AgentBlockParallel::execute_chunk): a warp per chunk of the
+// wave, in place of the kernels above, which leave at once then.
+template <class Policy>
+__device__ __forceinline__ bool d2_by_chunk(const BlockParallelParams& bp) {
+  return bp.d2_by_chunk<Policy::kChunkD2Sequences, Policy::kChunkD2MaxChunkBytes>();
+}
+
+template <class Policy>
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_chunks_kernel(BlockParallelParams bp) {
+  if (!d2_by_chunk<Policy>(bp)) return;
+  __shared__ InBlockBatch batch[Policy::kWarpsPerBlock];
+  const uint32_t warp = threadIdx.x >> 5;
+  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
+  if (c < bp.wave_chunks) AgentBlockParallel{bp}.execute_chunk(batch[warp], c);
 }
 
 template <class Policy>

@@ -35,6 +35,17 @@ using zarrgpu::zstd::status_name;
 // overrides `automatic` (1: always, 0: never).
 enum class Strategy : uint8_t { automatic = 0, one_warp = 1, block_parallel = 2 };
 
+// Block parallel: how phase D2 (the matches) runs.
+//  by_block:  every compressed block at once, matches that read earlier
+//             blocks followed back through them (D2a, then D2b; in stages
+//             on long blocks).
+//  by_chunk:  a warp per chunk, its blocks' matches in order: no walks, a
+//             serial chain of batches per chunk.
+//  automatic: by_chunk where the blocks are long and the chunks mid-sized
+//             (BlockParallelPolicySm90::kChunkD2*), else by_block.
+// ZARRGPU_ZSTD_D2_BY_CHUNK=1|0 overrides `automatic`, for comparisons.
+enum class D2Mode : uint8_t { automatic = 0, by_block = 1, by_chunk = 2 };
+
 struct DecompressOptions {
   bool verify_checksum = true;  // check Content_Checksum (XXH64) where frames carry one
   Strategy strategy = Strategy::automatic;
@@ -56,6 +67,9 @@ struct DecompressOptions {
   // the same bytes; stages shorten the walks of matches that read earlier
   // blocks (decoder/block_execution.hpp's D2Stages).
   uint32_t d2_stages = 0;
+  // Block parallel: phase D2 by block or by chunk (D2Mode above). Either
+  // decodes the same bytes.
+  D2Mode d2_mode = D2Mode::automatic;
 };
 
 // Whether decompress_async and get_decompress_temp_size run the
