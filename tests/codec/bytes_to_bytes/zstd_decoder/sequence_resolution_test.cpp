@@ -508,17 +508,20 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       }
 
       // D2 of the whole chunk by one group, in order (the GPU's D2 by chunk):
-      // no D2a and no granule index. One rank and 4 ranks; and of its first
-      // blocks only (those before an error), which writes nothing past them.
-      for (const uint32_t ranks : {1u, 4u}) {
+      // no D2a and no granule index. Batches of 64 sequences (the GPU's) by
+      // one rank and by 4 (16 rounds), and of 32 by 4; and of the chunk's
+      // first blocks only (those before an error), which writes nothing past them.
+      for (const uint32_t ranks : {1u, 4u, 0u}) {
         for (const uint32_t valid : {n, n / 2}) {
           Bytes whole = after_d1;
-          InBlockBatch ib{};
+          ChunkBatch<64> gpus{};
+          ChunkBatch<32> narrow{};
           auto d2 = [&](auto g) {
-            execute_chunk_matches(g, ib, p.blocks.data(), valid, placed.data(), whole.data());
+            if (ranks == 0) execute_chunk_matches(g, narrow, p.blocks.data(), valid, placed.data(), whole.data());
+            else execute_chunk_matches(g, gpus, p.blocks.data(), valid, placed.data(), whole.data());
           };
-          if (ranks == 4) run_group<4>(d2);
-          else d2(SerialGroup{});
+          if (ranks == 1) d2(SerialGroup{});
+          else run_group<4>(d2);
           const uint64_t e = valid < n ? p.blocks[valid].output_offset : data.size();
           ASSERT_TRUE(std::equal(whole.begin(), whole.begin() + e, data.begin()))
               << data_kind_name(kind) << " level " << level << ", D2 by chunk, " << ranks << " ranks, " << valid

@@ -571,9 +571,9 @@ double mean_sequences_per_block(const Bytes& frame, size_t capacity) {
 
 // Level 19 on the bench's ERA5-like fields (libzstd's splitter cuts ~50
 // KiB blocks of ~8,000-11,000 sequences): long blocks, so B3 takes them
-// longest chain first (policy.cuh's kOrderedSequences) and D2 runs by chunk
-// (kChunkD2*); by block too, where 1 MiB chunks run D2 in stages and D2b
-// takes the blocks in B3's order. The corpora above have shorter blocks.
+// longest chain first (policy.cuh's kOrderedSequences); D2 by the rule
+// (256 KiB by chunk, 1 MiB by block, in stages, D2b in B3's order), and
+// both ways at both sizes. The corpora above have shorter blocks.
 TEST(ZstdGpuBlockParallel, LongBlocksOfTheBenchsData) {
   SKIP_WITHOUT_GPU();
   constexpr size_t kKiB = 1024;
@@ -596,11 +596,13 @@ TEST(ZstdGpuBlockParallel, LongBlocksOfTheBenchsData) {
     ASSERT_GE(sequences / cases.size(), zg::BlockParallelPolicySm90::kOrderedSequences)
         << "blocks too short to take B3's order";
     SCOPED_TRACE(std::to_string(chunk / kKiB) + " KiB chunks");
-    for (const zg::D2Mode mode : {zg::D2Mode::automatic, zg::D2Mode::by_block}) {
+    for (const zg::D2Mode mode : {zg::D2Mode::automatic, zg::D2Mode::by_block, zg::D2Mode::by_chunk}) {
       BatchResult r;
       run_batch(cases, &r, false, /*block_parallel=*/true, 0, false, 0, 0, mode);
       if (HasFatalFailure()) return;
-      SCOPED_TRACE(mode == zg::D2Mode::by_block ? "D2 by block" : "D2 by the rule");
+      SCOPED_TRACE(mode == zg::D2Mode::by_block   ? "D2 by block"
+                   : mode == zg::D2Mode::by_chunk ? "D2 by chunk"
+                                                  : "D2 by the rule");
       expect_bit_exact(cases, r);
     }
   }

@@ -574,15 +574,19 @@ struct InBlockBatch {
 // 2026-11-23). A byte of a later match of the batch that reads it is
 // followed through it to its source by the pass, as before.
 inline constexpr uint32_t kOwnMatchBytes = 8;
-
-// D2b's batches over sequences [first, end) of `t`, where sequence 0's
-// literals start at `start` (the block's first byte); `earlier` maps the
-// bytes before the first one's.
 template <class G>
-ZARRGPU_HD void execute_matches_from(G g, InBlockBatch& ib, const SequenceTriple* t, uint32_t first, uint32_t end,
-                                     uint32_t start, const EarlierBlocks& earlier, uint8_t* out) {
+ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
+                                         const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out,
+                                         uint32_t first = 0, uint32_t end = kWholeBlock, uint32_t floor = 0) {
+  const BlockRecord& b = blocks[k];
+  if (b.type != BlockType::compressed) return;
+  if (end > b.sequence_count) end = b.sequence_count;
+  if (first >= end) return;  // a run past the block's sequences (its start would read past them)
   SequenceBatch& sb = ib.batch;
-  const uint32_t block_start = run_start(t, start, first);  // the run's
+  const SequenceTriple* t = triples + b.triples_offset;
+  EarlierBlocks earlier{blocks, k, triples, granules, floor};
+  earlier.count += first;
+  const uint32_t block_start = run_start(t, static_cast<uint32_t>(b.output_offset), first);  // the run's
   for (uint32_t done = first; done < end;) {
     const uint32_t left = end - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
@@ -634,41 +638,94 @@ ZARRGPU_HD void execute_matches_from(G g, InBlockBatch& ib, const SequenceTriple
   }
 }
 
-template <class G>
-ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
-                                         const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out,
-                                         uint32_t first = 0, uint32_t end = kWholeBlock, uint32_t floor = 0) {
-  const BlockRecord& b = blocks[k];
-  if (b.type != BlockType::compressed) return;
-  if (end > b.sequence_count) end = b.sequence_count;
-  if (first >= end) return;  // a run past the block's sequences (its start would read past them)
-  EarlierBlocks earlier{blocks, k, triples, granules, floor};
-  earlier.count += first;
-  execute_matches_from(g, ib, triples + b.triples_offset, first, end, static_cast<uint32_t>(b.output_offset), earlier,
-                       out);
-}
+// D2 by chunk: one group runs every match of a chunk's first `valid`
+// blocks (those C4 validated), after D1 of them, in order, as if the blocks
+// were one. Their triples lie back to back (a valid block holds all it
+// counted), and what lies between two blocks' matches (literals, raw and
+// RLE blocks) is in place since D1, so each batch reads only final bytes:
+// literals, bytes before the batch, and its own matches (pass 2 follows
+// those back). No D2a, no walk, no granule index: the chunk is one chain of
+// batches. Level 19 at 64-256 KiB: D2a's walks through earlier blocks and
+// each block's own batches in a row cost more than that chain; at 4 MiB
+// (~27,000 batches a chunk) the chain costs more.
+//
+// A batch holds N sequences, N / G::kSize per rank (the GPU's: 64, two a
+// lane; longer batches lost, gpu/policy.cuh), the next batch's triples load
+// while this one runs, and every short match's loads go before its stores.
+template <uint32_t N>
+struct ChunkBatch {
+  uint32_t offset[N];
+  uint32_t matches_end[N];        // match bytes pass 2 runs, of sequences 0..i
+  uint32_t segment_start[2 * N];  // as SequenceBatch's
+};
 
-// D2 of a whole chunk by one group, after D1 of its blocks: every match
-// byte of the first `valid` blocks, batch after batch over the chunk's
-// sequences in order, as if its blocks were one. Their triples lie back to
-// back (a valid block holds all it counted), and what lies between two
-// blocks' matches (literals, raw and RLE blocks) is in place since D1, so a
-// batch's sources are final bytes: literals, or bytes of earlier batches.
-// No D2a, no walk, no granule index: the chunk is one serial chain of
-// batches. Level 19 at 256 KiB-1 MiB: D2a's walks through earlier blocks
-// and each block's own batches in a row took D2 more than a group a chunk
-// does (gpu/policy.cuh's kChunkD2).
-template <class G>
-ZARRGPU_HD void execute_chunk_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t valid,
-                                      const SequenceTriple* triples, uint8_t* out) {
+template <class G, uint32_t N>
+ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord* blocks, uint32_t valid,
+                                      const SequenceTriple* t, uint8_t* out) {
+  static_assert(N % G::kSize == 0, "whole rounds of the group's ranks");
+  constexpr uint32_t kRounds = N / G::kSize;
   if (valid == 0) return;
   const BlockRecord& last = blocks[valid - 1];
   const uint32_t end = last.triples_offset + (last.type == BlockType::compressed ? last.sequence_count : 0u);
   if (end == 0) return;
-  // Nothing lies before the chunk's first literal (the first block's start,
-  // 0): every offset stays within its frame (phase C).
-  const EarlierBlocks none{blocks, 0, triples, nullptr, 0};
-  execute_matches_from(g, ib, triples, 0, end, static_cast<uint32_t>(blocks[0].output_offset), none, out);
+  // Nothing lies before the chunk's first literal: every offset stays
+  // within its frame (phase C).
+  const auto first_start = static_cast<uint32_t>(blocks[0].output_offset);
+  struct Held {
+    SequenceTriple s;
+    uint32_t before;  // where its literals start: the end of the match before it
+  };
+  auto load = [&](uint32_t done, Held* h) {
+    for (uint32_t j = 0; j < kRounds; ++j) {
+      const uint32_t i = done + j * G::kSize + g.rank();
+      if (i >= end) break;
+      h[j].s = t[i];
+      h[j].before = i == 0 ? first_start : t[i - 1].match_start + t[i - 1].match_length;
+    }
+  };
+  Held next[kRounds];
+  load(0, next);
+  for (uint32_t done = 0; done < end; done += N) {
+    Held cur[kRounds];
+    for (uint32_t j = 0; j < kRounds; ++j) cur[j] = next[j];
+    load(done + N, next);
+    const uint32_t n = end - done < N ? end - done : N;
+    const uint32_t base = g.broadcast(cur[0].before);  // rank 0 holds sequence `done`
+    g.sync();  // the previous batch's bytes are written: the short matches below may read them
+    // Short matches whose sources lie before the batch (final) and that do
+    // not repeat themselves: copied by their rank, every load first.
+    uint64_t v[kRounds];
+    uint32_t left[kRounds];
+    for (uint32_t j = 0; j < kRounds; ++j) {
+      const uint32_t i = j * G::kSize + g.rank();
+      const SequenceTriple& s = cur[j].s;
+      left[j] = i < n ? s.match_length : 0u;
+      v[j] = 0;
+      if (i < n && s.match_length <= kOwnMatchBytes && s.offset >= s.match_length &&
+          s.match_start - s.offset + s.match_length <= base) {
+        for (uint32_t u = 0; u < kOwnMatchBytes; ++u) {
+          if (u < s.match_length) v[j] |= uint64_t{out[s.match_start - s.offset + u]} << (8 * u);
+        }
+        left[j] = 0;
+      }
+    }
+    uint32_t matches_before = 0;
+    for (uint32_t j = 0; j < kRounds; ++j) {
+      const uint32_t i = j * G::kSize + g.rank();
+      const SequenceTriple& s = cur[j].s;
+      if (i < n && left[j] == 0) store_le_bytes(out + s.match_start, v[j], s.match_length);
+      if (i < n) {
+        cb.offset[i] = s.offset;
+        cb.segment_start[2 * i] = cur[j].before - base;
+        cb.segment_start[2 * i + 1] = s.match_start - base;
+      }
+      const uint32_t matches = matches_before + g.inclusive_sum(left[j]);
+      if (i < n) cb.matches_end[i] = matches;
+      matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
+    }
+    g.sync();
+    execute_batch_matches(g, cb, n, out + base);
+  }
 }
 
 // D2 for compressed block k by one group: D2a (its sequences from

@@ -160,7 +160,10 @@ ZARRGPU_HD_INLINE void group_copy_bytes(G g, uint8_t* dst, const uint8_t* src, u
 inline constexpr uint32_t kMatchesUnroll = 4;
 
 // Largest segment index s < end whose start is <= pos (segment 0 starts at 0).
-ZARRGPU_HD_INLINE uint32_t find_segment(const SequenceBatch& b, uint32_t end, uint32_t pos) {
+// Batch: SequenceBatch, or any batch with its offset, matches_end and
+// segment_start (block_execution.hpp's ChunkBatch).
+template <class Batch>
+ZARRGPU_HD_INLINE uint32_t find_segment(const Batch& b, uint32_t end, uint32_t pos) {
   uint32_t lo = 0, hi = end;
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) >> 1;
@@ -268,8 +271,8 @@ struct BeforeBatchIsFinal {
 // Pass 2. Match byte k belongs to the first sequence i with matches_end[i] >
 // k, and is byte resolve.skipped(i) + k - matches_end[i - 1] of its match.
 // The literals of the batch are in place.
-template <class G, class Resolve = BeforeBatchIsFinal>
-ZARRGPU_HD void execute_batch_matches(G g, const SequenceBatch& b, uint32_t count, uint8_t* base,
+template <class G, class Batch, class Resolve = BeforeBatchIsFinal>
+ZARRGPU_HD void execute_batch_matches(G g, const Batch& b, uint32_t count, uint8_t* base,
                                       Resolve&& resolve = BeforeBatchIsFinal{}) {
   constexpr uint32_t kMatchesStride = G::kSize * kMatchesUnroll;
   const uint32_t matches = b.matches_end[count - 1];

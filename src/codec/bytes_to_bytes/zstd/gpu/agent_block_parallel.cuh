@@ -383,10 +383,11 @@ struct AgentBlockParallel {
   // Phase D2 by chunk, one warp per chunk of the wave (of the class), after
   // D1 of the whole wave: every match of the blocks C4 validated, in order
   // (decoder/block_execution.hpp's execute_chunk_matches).
-  __device__ __forceinline__ void execute_chunk(InBlockBatch& ib, size_t c) {
+  template <uint32_t N>
+  __device__ __forceinline__ void execute_chunk(ChunkBatch<N>& cb, size_t c) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || !bp.in_class(c)) return;
-    execute_chunk_matches(WarpGroup{}, ib, bp.chunk_blocks(c), plan.valid_blocks, bp.chunk_triples(c),
+    execute_chunk_matches(WarpGroup{}, cb, bp.chunk_blocks(c), plan.valid_blocks, bp.chunk_triples(c),
                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
   }
 

@@ -407,7 +407,7 @@ __device__ __forceinline__ bool d2_by_chunk(const BlockParallelParams& bp) {
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_chunks_kernel(BlockParallelParams bp) {
   if (!d2_by_chunk<Policy>(bp)) return;
-  __shared__ InBlockBatch batch[Policy::kWarpsPerBlock];
+  __shared__ ChunkBatch<Policy::kChunkBatchSequences> batch[Policy::kWarpsPerBlock];
   const uint32_t warp = threadIdx.x >> 5;
   const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
   if (c < bp.wave_chunks) AgentBlockParallel{bp}.execute_chunk(batch[warp], c);

@@ -98,11 +98,22 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // D2 by chunk (a warp per chunk, its matches in order: no D2a walks, no
   // stages, no runs) where the wave's blocks average kChunkD2Sequences or
   // more and its chunk bound is at most kChunkD2MaxChunkBytes. Level 19,
-  // by chunk against by block: 64 KiB +6.7%, 256 KiB +14.1%, 1 MiB +0.6%,
-  // 4 MiB -42% (each chunk's chain of ~27,000 batches) (ab_many.sh, 1 GiB
-  // rows, H200, 2026-11-23 12:13 UTC).
+  // by chunk (batches of 64) against by block: 64 KiB +2.8%, 256 KiB
+  // +16.4% (37.74 vs 32.43 GB/s), 1 MiB +0.2% (ab_many.sh, 1 GiB rows, 2
+  // rounds, H200, 2026-11-23 12:26 UTC); 4 MiB -42% (each chunk's chain of
+  // ~27,000 batches of 32, 12:13). 1 MiB stays by block, where stages and
+  // B3's order are measured.
   static constexpr uint32_t kChunkD2Sequences = 6144;
-  static constexpr uint64_t kChunkD2MaxChunkBytes = 1024 * 1024;
+  static constexpr uint64_t kChunkD2MaxChunkBytes = 512 * 1024;
+  // Sequences a batch of D2 by chunk (decoder/block_execution.hpp's
+  // ChunkBatch), two a lane. Longer batches lost: against 128, 64 gained
+  // 3.9 / 4.5 / 9.7% at 64 KiB / 256 KiB / 1 MiB and 256 lost 10 / 17 /
+  // 12% (12:26): pass 2 finds each byte's sequence by a scan over the
+  // batch, and a longer batch sends more matches to it (their sources in
+  // the batch). 32 (a lane each, before the next batch's triples loaded
+  // ahead) gained 6.7 / 14.1% at 64 / 256 KiB against by block in another
+  // call (12:13): not yet set against 64 in one.
+  static constexpr uint32_t kChunkBatchSequences = 64;
   // Phase D2a: warps sharing a part of one block's sequences, and thread
   // blocks (parts) per block.
   static constexpr int kCrossWarps = 8;
