@@ -111,22 +111,28 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
     write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], literals.data(), triples.data(), granules.data(),
                          out);
   }
-  // D2 in two stages (block_execution.hpp's D2Stages, as the GPU runs it
-  // where a wave has many blocks), so that every host test checks walks
-  // that stop at a stage's floor as well as walks through earlier blocks
-  // of the same stage.
-  const D2Stages stages(2, valid_end);
-  auto in_block = std::make_unique<InBlockBatch>();
-  for (uint32_t stage = 0; stage < stages.count; ++stage) {
-    for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-      if (stages.of(blocks[i]) != stage) continue;
-      copy_cross_block_bytes(SerialGroup{}, blocks.data(), i, triples.data(), granules.data(), out,
-                             StridedSequences{0, 1}, kWholeBlock, stages.floor(stage));
-    }
-    for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-      if (stages.of(blocks[i]) != stage) continue;
-      execute_in_block_matches(SerialGroup{}, *in_block, blocks.data(), i, triples.data(), granules.data(), out, 0,
-                               kWholeBlock, stages.floor(stage));
+  // D2 as the GPU runs it, either way: by chunk (execute_chunk_matches)
+  // where the chunk has an odd number of blocks, else by block in two
+  // stages (block_execution.hpp's D2Stages), so that the host tests check
+  // both, and walks that stop at a stage's floor as well as walks through
+  // earlier blocks of the same stage.
+  if (plan.block_count % 2 == 1) {
+    auto by_chunk = std::make_unique<ChunkBatch<2 * kSequenceBatch>>();
+    execute_chunk_matches(SerialGroup{}, *by_chunk, blocks.data(), plan.valid_blocks, triples.data(), out);
+  } else {
+    const D2Stages stages(2, valid_end);
+    auto in_block = std::make_unique<InBlockBatch>();
+    for (uint32_t stage = 0; stage < stages.count; ++stage) {
+      for (uint32_t i = plan.valid_blocks; i-- > 0;) {
+        if (stages.of(blocks[i]) != stage) continue;
+        copy_cross_block_bytes(SerialGroup{}, blocks.data(), i, triples.data(), granules.data(), out,
+                               StridedSequences{0, 1}, kWholeBlock, stages.floor(stage));
+      }
+      for (uint32_t i = plan.valid_blocks; i-- > 0;) {
+        if (stages.of(blocks[i]) != stage) continue;
+        execute_in_block_matches(SerialGroup{}, *in_block, blocks.data(), i, triples.data(), granules.data(), out,
+                                 0, kWholeBlock, stages.floor(stage));
+      }
     }
   }
   const Status st = finish_chunk(SerialGroup{}, plan, frames.data(), in, out, options.verify_checksum);
