@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "codec/bytes_to_bytes/zstd/decoder/block_execution.hpp"
@@ -511,21 +512,21 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // no D2a and no granule index. Batches of 64 sequences (the GPU's) by
       // one rank and by 4 (16 rounds), and of 32 by 4; and of the chunk's
       // first blocks only (those before an error), which writes nothing past them.
-      for (const uint32_t ranks : {1u, 4u, 0u}) {
+      for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u}}) {
         for (const uint32_t valid : {n, n / 2}) {
           Bytes whole = after_d1;
           ChunkBatch<64> gpus{};
           ChunkBatch<32> narrow{};
           auto d2 = [&](auto g) {
-            if (ranks == 0) execute_chunk_matches(g, narrow, p.blocks.data(), valid, placed.data(), whole.data());
+            if (batch == 32) execute_chunk_matches(g, narrow, p.blocks.data(), valid, placed.data(), whole.data());
             else execute_chunk_matches(g, gpus, p.blocks.data(), valid, placed.data(), whole.data());
           };
           if (ranks == 1) d2(SerialGroup{});
           else run_group<4>(d2);
           const uint64_t e = valid < n ? p.blocks[valid].output_offset : data.size();
           ASSERT_TRUE(std::equal(whole.begin(), whole.begin() + e, data.begin()))
-              << data_kind_name(kind) << " level " << level << ", D2 by chunk, " << ranks << " ranks, " << valid
-              << " of " << n << " blocks";
+              << data_kind_name(kind) << " level " << level << ", D2 by chunk, " << ranks << " ranks, batches of "
+              << batch << ", " << valid << " of " << n << " blocks";
           ASSERT_TRUE(std::equal(whole.begin() + e, whole.end(), after_d1.begin() + e))
               << data_kind_name(kind) << " level " << level << ", D2 by chunk wrote past block " << valid;
         }

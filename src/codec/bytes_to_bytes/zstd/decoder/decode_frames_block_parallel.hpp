@@ -117,7 +117,7 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   // both, and walks that stop at a stage's floor as well as walks through
   // earlier blocks of the same stage.
   if (plan.block_count % 2 == 1) {
-    auto by_chunk = std::make_unique<ChunkBatch<2 * kSequenceBatch>>();
+    auto by_chunk = std::make_unique<ChunkBatch<64>>();  // the GPU's batch (gpu/policy.cuh)
     execute_chunk_matches(SerialGroup{}, *by_chunk, blocks.data(), plan.valid_blocks, triples.data(), out);
   } else {
     const D2Stages stages(2, valid_end);

@@ -160,8 +160,8 @@ ZARRGPU_HD_INLINE void group_copy_bytes(G g, uint8_t* dst, const uint8_t* src, u
 inline constexpr uint32_t kMatchesUnroll = 4;
 
 // Largest segment index s < end whose start is <= pos (segment 0 starts at 0).
-// Batch: SequenceBatch, or any batch with its offset, matches_end and
-// segment_start (block_execution.hpp's ChunkBatch).
+// Batch: any batch with segment_start (SequenceBatch, block_execution.hpp's
+// ChunkBatch).
 template <class Batch>
 ZARRGPU_HD_INLINE uint32_t find_segment(const Batch& b, uint32_t end, uint32_t pos) {
   uint32_t lo = 0, hi = end;

@@ -105,6 +105,13 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // B3's order are measured.
   static constexpr uint32_t kChunkD2Sequences = 6144;
   static constexpr uint64_t kChunkD2MaxChunkBytes = 512 * 1024;
+  // So under the rule every wave whose D2 would run in runs (kRuns*) runs
+  // by chunk instead: D2b's runs (execute_runs_kernel) and D2a's walks
+  // before them are left to D2Mode::by_block, fixed by a caller or
+  // ZARRGPU_ZSTD_D2_BY_CHUNK=0 — the baseline by chunk is timed against,
+  // until its lead at 64 KiB (+2.8% in batches of 64) is settled.
+  static_assert(kChunkD2Sequences <= kRunsSequences && kChunkD2MaxChunkBytes >= kRunsMaxChunkBytes,
+                "by chunk covers the waves of D2 in runs");
   // Sequences a batch of D2 by chunk (decoder/block_execution.hpp's
   // ChunkBatch), two a lane. Longer batches lost: against 128, 64 gained
   // 3.9 / 4.5 / 9.7% at 64 KiB / 256 KiB / 1 MiB and 256 lost 10 / 17 /
