@@ -509,17 +509,26 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       }
 
       // D2 of the whole chunk by one group, in order (the GPU's D2 by chunk):
-      // no D2a and no granule index. Batches of 64 sequences (the GPU's) by
-      // one rank and by 4 (16 rounds), and of 32 by 4; and of the chunk's
-      // first blocks only (those before an error), which writes nothing past them.
-      for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u}}) {
+      // no D2a and no granule index. Batches of 64 sequences by one rank
+      // and by 4 (16 rounds), and of 32, 128 and 256 by 4 (the sizes the GPU's
+      // policy is timed at); and of the chunk's first blocks only (those
+      // before an error), which writes nothing past them.
+      for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
+                                         std::pair{4u, 128u}, std::pair{4u, 256u}}) {
         for (const uint32_t valid : {n, n / 2}) {
           Bytes whole = after_d1;
-          ChunkBatch<64> gpus{};
-          ChunkBatch<32> narrow{};
+          auto b32 = std::make_unique<ChunkBatch<32>>();
+          auto b64 = std::make_unique<ChunkBatch<64>>();
+          auto b128 = std::make_unique<ChunkBatch<128>>();
+          auto b256 = std::make_unique<ChunkBatch<256>>();
           auto d2 = [&](auto g) {
-            if (batch == 32) execute_chunk_matches(g, narrow, p.blocks.data(), valid, placed.data(), whole.data());
-            else execute_chunk_matches(g, gpus, p.blocks.data(), valid, placed.data(), whole.data());
+            auto run = [&](auto& cb) { execute_chunk_matches(g, cb, p.blocks.data(), valid, placed.data(), whole.data()); };
+            switch (batch) {
+              case 32: run(*b32); break;
+              case 128: run(*b128); break;
+              case 256: run(*b256); break;
+              default: run(*b64); break;
+            }
           };
           if (ranks == 1) d2(SerialGroup{});
           else run_group<4>(d2);

@@ -652,17 +652,24 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
 // A batch holds N sequences, N / G::kSize per rank (the GPU's: 64, two a
 // lane; longer batches lost, gpu/policy.cuh), the next batch's triples load
 // while this one runs, and every short match's loads go before its stores.
+//
+// Pass 2 sees only the sequences with bytes left to it (listed: long matches,
+// matches that repeat themselves or read the batch; at level 19 ~15% of a
+// batch's), and finds a byte's among them by binary search.
 template <uint32_t N>
 struct ChunkBatch {
   uint32_t offset[N];
-  uint32_t matches_end[N];        // match bytes pass 2 runs, of sequences 0..i
   uint32_t segment_start[2 * N];  // as SequenceBatch's
+  uint32_t list_end[N];           // match bytes pass 2 runs, of listed sequences 0..s
+  uint32_t list_seq[N];           // the batch's sequence of listed slot s
+  uint32_t listed;
 };
 
 template <class G, uint32_t N>
 ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord* blocks, uint32_t valid,
                                       const SequenceTriple* t, uint8_t* out) {
   static_assert(N % G::kSize == 0, "whole rounds of the group's ranks");
+  static_assert(G::kSize <= 32, "a ballot's bit a rank");
   constexpr uint32_t kRounds = N / G::kSize;
   if (valid == 0) return;
   const BlockRecord& last = blocks[valid - 1];
@@ -709,7 +716,8 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord*
         left[j] = 0;
       }
     }
-    uint32_t matches_before = 0;
+    uint32_t matches_before = 0, listed = 0;
+    const uint32_t below = (1u << g.rank()) - 1u;  // ranks before this one (kSize <= 32)
     for (uint32_t j = 0; j < kRounds; ++j) {
       const uint32_t i = j * G::kSize + g.rank();
       const SequenceTriple& s = cur[j].s;
@@ -720,9 +728,16 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord*
         cb.segment_start[2 * i + 1] = s.match_start - base;
       }
       const uint32_t matches = matches_before + g.inclusive_sum(left[j]);
-      if (i < n) cb.matches_end[i] = matches;
+      const uint32_t lists = g.ballot(left[j] != 0);
+      if (left[j] != 0) {
+        const uint32_t slot = listed + popcount32(lists & below);
+        cb.list_end[slot] = matches;
+        cb.list_seq[slot] = i;
+      }
+      listed += popcount32(lists);
       matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
     }
+    if (g.rank() == 0) cb.listed = listed;
     g.sync();
     execute_batch_matches(g, cb, n, out + base);
   }

@@ -268,15 +268,55 @@ struct BeforeBatchIsFinal {
   }
 };
 
+// Which sequences pass 2 runs. A batch either has every sequence's
+// matches_end (SequenceBatch: ends[i] = matches_end[i], sequence i), or lists
+// only the sequences with match bytes left to pass 2 (ChunkBatch: list_end
+// and list_seq, `listed` of them), so that finding a byte's sequence skips
+// the many whose bytes were copied before the pass.
+template <class Batch>
+concept ListedMatches = requires(const Batch& b) {
+  b.list_end[0];
+  b.list_seq[0];
+};
+
+// The first slot s >= from with ends[s] > k; one exists below n (k is less
+// than ends[n - 1]). A rank's bytes grow with the pass, so its slot only
+// moves up: the one it had, else a binary search above it. (A linear scan
+// from the batch's start stepped over every sequence before the byte's
+// own, ~85% of them with no byte left to the pass: 18-37 dependent
+// shared-memory loads a byte at level 19, host count of the bench's data,
+// NOTES v21.)
+ZARRGPU_HD_INLINE uint32_t find_match_slot(const uint32_t* ends, uint32_t n, uint32_t from, uint32_t k) {
+  if (ends[from] > k) return from;
+  uint32_t lo = from + 1, hi = n - 1;
+  while (lo < hi) {
+    const uint32_t mid = (lo + hi) >> 1;
+    if (ends[mid] > k) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
 // Pass 2. Match byte k belongs to the first sequence i with matches_end[i] >
-// k, and is byte resolve.skipped(i) + k - matches_end[i - 1] of its match.
+// k (or, listed, to list_seq[s] of the first slot s with list_end[s] > k),
+// and is byte resolve.skipped(i) + k - (the end before it) of its match.
 // The literals of the batch are in place.
 template <class G, class Batch, class Resolve = BeforeBatchIsFinal>
 ZARRGPU_HD void execute_batch_matches(G g, const Batch& b, uint32_t count, uint8_t* base,
                                       Resolve&& resolve = BeforeBatchIsFinal{}) {
   constexpr uint32_t kMatchesStride = G::kSize * kMatchesUnroll;
-  const uint32_t matches = b.matches_end[count - 1];
-  uint32_t owner = 0;
+  constexpr bool kListed = ListedMatches<Batch>;
+  const uint32_t* ends;
+  uint32_t slots;
+  if constexpr (kListed) {
+    ends = b.list_end;
+    slots = b.listed;
+  } else {
+    ends = b.matches_end;
+    slots = count;
+  }
+  if (slots == 0) return;
+  const uint32_t matches = ends[slots - 1];
+  uint32_t slot = 0;
   for (uint32_t pass = 0; pass < matches; pass += kMatchesStride) {
     uint8_t v[kMatchesUnroll];
     uint32_t dst[kMatchesUnroll];
@@ -287,8 +327,10 @@ ZARRGPU_HD void execute_batch_matches(G g, const Batch& b, uint32_t count, uint8
       const uint32_t k = pass + u * G::kSize + g.rank();
       dst[u] = ~0u;
       if (k < matches) {
-        while (b.matches_end[owner] <= k) ++owner;
-        const uint32_t t = resolve.skipped(owner) + k - (owner > 0 ? b.matches_end[owner - 1] : 0u);
+        slot = find_match_slot(ends, slots, slot, k);
+        uint32_t owner = slot;
+        if constexpr (kListed) owner = b.list_seq[slot];
+        const uint32_t t = resolve.skipped(owner) + k - (slot > 0 ? ends[slot - 1] : 0u);
         const uint32_t start = b.segment_start[2 * owner + 1];
         int64_t q = 0;
         if (resolve.written(start, b.offset[owner], t, &q)) {

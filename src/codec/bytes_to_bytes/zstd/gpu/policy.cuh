@@ -113,13 +113,13 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static_assert(kChunkD2Sequences <= kRunsSequences && kChunkD2MaxChunkBytes >= kRunsMaxChunkBytes,
                 "by chunk covers the waves of D2 in runs");
   // Sequences a batch of D2 by chunk (decoder/block_execution.hpp's
-  // ChunkBatch), two a lane. Longer batches lost: against 128, 64 gained
-  // 3.9 / 4.5 / 9.7% at 64 KiB / 256 KiB / 1 MiB and 256 lost 10 / 17 /
-  // 12% (12:26): pass 2 finds each byte's sequence by a scan over the
-  // batch, and a longer batch sends more matches to it (their sources in
-  // the batch). 32 (a lane each, before the next batch's triples loaded
-  // ahead) gained 6.7 / 14.1% at 64 / 256 KiB against by block in another
-  // call (12:13): not yet set against 64 in one.
+  // ChunkBatch), two a lane. Longer batches lose even now that pass 2
+  // searches only the sequences listed for it (level 19 at 64 / 256 KiB,
+  // against 64: 128 -4.6 / -3.6%, 256 -14 / -16%; ab_many.sh, 1 GiB rows,
+  // H100, 2026-11-25 11:57 UTC): a longer batch leaves more matches to
+  // pass 2 (their sources in the batch), whose work a byte far exceeds a
+  // short match's copy by its own rank. (Before the list, with a linear
+  // scan: 64 gained 3.9 / 4.5% on 128, H200, 2026-11-23.)
   static constexpr uint32_t kChunkBatchSequences = 64;
   // Phase D2a: warps sharing a part of one block's sequences, and thread
   // blocks (parts) per block.
