@@ -75,7 +75,8 @@ static_assert(sizeof(GranuleEntry) == 8 && (1u << kGranuleShift) == 32, "a bit o
 // at a time, the loop waited on each: a fifth of D1's stall samples at
 // level 19, 64 KiB chunks, ncu, H200, 2026-11-23). A group may index only
 // sequences [i0, i1) (every match start in place), and the granules past
-// the last sequence or not (`tail`).
+// the last sequence or not (`tail`). No index (granules null): nothing, for
+// chunks whose D2 runs by chunk (execute_chunk_matches reads none).
 inline constexpr uint32_t kGranuleLoadsAhead = 4;
 
 template <class G>
@@ -85,6 +86,7 @@ ZARRGPU_HD void index_block_granules(G g, GranuleEntry* granules, uint64_t start
   constexpr uint64_t kGranule = uint64_t{1} << kGranuleShift;
   auto ceil_granule = [](uint64_t byte) { return (byte + kGranule - 1) >> kGranuleShift; };
   auto end_of = [t](uint32_t i) { return uint64_t{t[i].match_start} + t[i].match_length; };
+  if (granules == nullptr) return;
   const uint64_t lo = ceil_granule(start), hi = ceil_granule(end);
   if (i1 > count) i1 = count;
   for (uint32_t base = i0 + g.rank(); base < i1; base += kGranuleLoadsAhead * G::kSize) {

@@ -136,6 +136,9 @@ struct BlockParallelParams {
 
 struct AgentBlockParallel {
   const BlockParallelParams& bp;
+  // Whether D1 indexes granules: not where D2 runs by chunk (no D2a walk
+  // reads them).
+  bool index_granules = true;
 
   // The capacity the walk and phase C check chunk c against: its output's,
   // but no more than the wave's chunk bound, which sizes its scratch (the
@@ -310,6 +313,10 @@ struct AgentBlockParallel {
     }
   }
 
+  __device__ __forceinline__ GranuleEntry* d1_granules(size_t c) const {
+    return index_granules ? bp.chunk_granules(c) : nullptr;
+  }
+
   // Phase D1, one warp per listed block (raw and RLE ones too): literals,
   // raw and RLE blocks. This phase and D2 run only on the blocks C4 found
   // valid.
@@ -318,7 +325,7 @@ struct AgentBlockParallel {
     if (k >= plan.valid_blocks) return;
     const size_t chunk = bp.first_chunk + c;
     write_block_literals(WarpGroup{}, sb, static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
-                         bp.chunk_literals(c), bp.chunk_triples(c), bp.chunk_granules(c),
+                         bp.chunk_literals(c), bp.chunk_triples(c), d1_granules(c),
                          static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 
@@ -336,7 +343,7 @@ struct AgentBlockParallel {
     const size_t chunk = bp.first_chunk + c;
     write_block_literals_part(WarpGroup{}, sb, sums, part, parts, [] { __syncthreads(); },
                               static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
-                              bp.chunk_literals(c), bp.chunk_triples(c), bp.chunk_granules(c),
+                              bp.chunk_literals(c), bp.chunk_triples(c), d1_granules(c),
                               static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 

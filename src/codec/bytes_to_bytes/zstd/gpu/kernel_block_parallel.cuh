@@ -23,7 +23,8 @@ __device__ __forceinline__ void run_per_chunk(const BlockParallelParams& bp, con
 // With `ordered`, the compressed blocks in B3's order (longest first).
 template <class Policy, class Scratch, void (AgentBlockParallel::*Phase)(Scratch&, size_t, uint32_t),
           bool kPlain = false>
-__device__ __forceinline__ void run_per_listed_block(const BlockParallelParams& bp, bool ordered = false) {
+__device__ __forceinline__ void run_per_listed_block(const BlockParallelParams& bp, bool ordered = false,
+                                                     bool index_granules = true) {
   __shared__ Scratch scratch[Policy::kWarpsPerBlock];
   const uint32_t warp = threadIdx.x >> 5;
   const size_t i = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
@@ -32,7 +33,15 @@ __device__ __forceinline__ void run_per_listed_block(const BlockParallelParams& 
   if (i < count) slot = bp.items[ordered ? bp.order[i] : static_cast<uint32_t>(i)];
   else if (kPlain && i - count < *bp.plain_count) slot = bp.plain_item(static_cast<uint32_t>(i - count));
   else return;
-  (AgentBlockParallel{bp}.*Phase)(scratch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
+  (AgentBlockParallel{bp, index_granules}.*Phase)(scratch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
+}
+
+// D2 by chunk (AgentBlockParallel::execute_chunk): a warp per chunk of the
+// wave, in place of D2a and D2b by block, which leave at once then; D1
+// then builds no granule index (only D2a's walks read it).
+template <class Policy>
+__device__ __forceinline__ bool d2_by_chunk(const BlockParallelParams& bp) {
+  return bp.d2_by_chunk<Policy::kChunkD2Sequences, Policy::kChunkD2MaxChunkBytes>();
 }
 
 // The thread block takes units [0, units) one at a time from `queue` (a
@@ -310,7 +319,8 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockPara
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) literals_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
-  run_per_listed_block<Policy, SequenceBatch, &AgentBlockParallel::write_literals, true>(bp);
+  run_per_listed_block<Policy, SequenceBatch, &AgentBlockParallel::write_literals, true>(bp, false,
+                                                                                     !d2_by_chunk<Policy>(bp));
 }
 
 // The thread blocks take units from a queue: a listed compressed block in
@@ -324,14 +334,15 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
   __shared__ SequenceLengths sums[kWarps];
   const uint32_t warp = threadIdx.x >> 5;
   const uint32_t count = *bp.item_count, plain = *bp.plain_count;
+  AgentBlockParallel agent{bp, !d2_by_chunk<Policy>(bp)};
   for_each_queued(bp.literals_queue, count + (plain + kWarps - 1) / kWarps, [&](uint32_t u) {
     if (u < count) {
-      AgentBlockParallel{bp}.write_literals_part(batch[warp], sums, u, warp, kWarps);
+      agent.write_literals_part(batch[warp], sums, u, warp, kWarps);
     } else {
       const uint32_t j = (u - count) * kWarps + warp;
       if (j < plain) {
         const uint32_t slot = bp.plain_item(j);
-        AgentBlockParallel{bp}.write_literals(batch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
+        agent.write_literals(batch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
       }
     }
   });
@@ -395,13 +406,6 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
   for_each_queued(bp.execute_queue, *bp.item_count, [&](uint32_t u) {
     AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps, stages);
   });
-}
-
-// D2 by chunk (AgentBlockParallel::execute_chunk): a warp per chunk of the
-// wave, in place of the kernels above, which leave at once then.
-template <class Policy>
-__device__ __forceinline__ bool d2_by_chunk(const BlockParallelParams& bp) {
-  return bp.d2_by_chunk<Policy::kChunkD2Sequences, Policy::kChunkD2MaxChunkBytes>();
 }
 
 template <class Policy>

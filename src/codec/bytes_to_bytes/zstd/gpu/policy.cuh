@@ -101,10 +101,13 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // by chunk (batches of 64) against by block: 64 KiB +2.8%, 256 KiB
   // +16.4% (37.74 vs 32.43 GB/s), 1 MiB +0.2% (ab_many.sh, 1 GiB rows, 2
   // rounds, H200, 2026-11-23 12:26 UTC); 4 MiB -42% (each chunk's chain of
-  // ~27,000 batches of 32, 12:13). 1 MiB stays by block, where stages and
-  // B3's order are measured.
+  // ~27,000 batches of 32, 12:13). Since pass 2 searches only its listed
+  // sequences and D1 builds no granule index for such waves, by chunk up to
+  // 1 MiB: against up to 512 KiB with the index, level 19 +2.2 / +4.1 /
+  // +15.2% at 64 KiB / 256 KiB / 1 MiB (ab_many.sh, 1 GiB rows, 2 rounds,
+  // H200, 2026-11-25 12:27 UTC). 4 MiB stays by block, in stages.
   static constexpr uint32_t kChunkD2Sequences = 6144;
-  static constexpr uint64_t kChunkD2MaxChunkBytes = 512 * 1024;
+  static constexpr uint64_t kChunkD2MaxChunkBytes = 1024 * 1024;
   // So under the rule every wave whose D2 would run in runs (kRuns*) runs
   // by chunk instead: D2b's runs (execute_runs_kernel) and D2a's walks
   // before them are left to D2Mode::by_block, fixed by a caller or
