@@ -411,10 +411,15 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_chunks_kernel(BlockParallelParams bp) {
   if (!d2_by_chunk<Policy>(bp)) return;
-  __shared__ ChunkBatch<Policy::kChunkBatchSequences> batch[Policy::kWarpsPerBlock];
+  __shared__ union {
+    ChunkBatch<Policy::kSmallChunkBatchSequences> small[Policy::kWarpsPerBlock];
+    ChunkBatch<Policy::kChunkBatchSequences> large[Policy::kWarpsPerBlock];
+  } batch;
   const uint32_t warp = threadIdx.x >> 5;
   const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (c < bp.wave_chunks) AgentBlockParallel{bp}.execute_chunk(batch[warp], c);
+  if (c >= bp.wave_chunks) return;
+  if (bp.max_chunk_bytes <= Policy::kSmallChunkBatchMaxChunkBytes) AgentBlockParallel{bp}.execute_chunk(batch.small[warp], c);
+  else AgentBlockParallel{bp}.execute_chunk(batch.large[warp], c);
 }
 
 template <class Policy>

@@ -97,33 +97,37 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kMaxD2Stages = 8;
   // D2 by chunk (a warp per chunk, its matches in order: no D2a walks, no
   // stages, no runs) where the wave's blocks average kChunkD2Sequences or
-  // more and its chunk bound is at most kChunkD2MaxChunkBytes. Level 19,
-  // by chunk (batches of 64) against by block: 64 KiB +2.8%, 256 KiB
-  // +16.4% (37.74 vs 32.43 GB/s), 1 MiB +0.2% (ab_many.sh, 1 GiB rows, 2
-  // rounds, H200, 2026-11-23 12:26 UTC); 4 MiB -42% (each chunk's chain of
-  // ~27,000 batches of 32, 12:13). Since pass 2 searches only its listed
-  // sequences and D1 builds no granule index for such waves, by chunk up to
-  // 1 MiB: against up to 512 KiB with the index, level 19 +2.2 / +4.1 /
-  // +15.2% at 64 KiB / 256 KiB / 1 MiB (ab_many.sh, 1 GiB rows, 2 rounds,
-  // H200, 2026-11-25 12:27 UTC). 4 MiB stays by block, in stages.
-  static constexpr uint32_t kChunkD2Sequences = 6144;
+  // more and its chunk bound is at most kChunkD2MaxChunkBytes. First for
+  // level 19 up to 512 KiB (2026-11-23: 256 KiB +16.4% on by block, H200);
+  // since pass 2 searches only its listed sequences and D1 builds no
+  // granule index for such waves, it wins up to 1 MiB at every level
+  // (against the same tree with level 19 only (>= 6,144 sequences a block)
+  // up to 1 MiB, with batches of 32 up to 256 KiB: level 1 +5.1 / +5.1 /
+  // +3.3%, level 3 +5.2 / +6.5 / +10.2%, level 9 +9.4 / +9.8 / +8.5%, level
+  // 19 +4.6 / +3.5 / +1.5% at 64 KiB / 256 KiB / 1 MiB; from 1,024
+  // sequences a block (levels 1 and 3 by block) 2.5-5.8% less there; ab_many.sh,
+  // 1 GiB rows, 2 rounds, H100, 2026-11-25 12:41 UTC). 4 MiB (~27,000
+  // batches of 32 a chunk at level 19, 12:13 on 2026-11-23: -42%) stays by
+  // block, in stages.
+  static constexpr uint32_t kChunkD2Sequences = 0;
   static constexpr uint64_t kChunkD2MaxChunkBytes = 1024 * 1024;
   // So under the rule every wave whose D2 would run in runs (kRuns*) runs
   // by chunk instead: D2b's runs (execute_runs_kernel) and D2a's walks
   // before them are left to D2Mode::by_block, fixed by a caller or
-  // ZARRGPU_ZSTD_D2_BY_CHUNK=0 — the baseline by chunk is timed against,
-  // until its lead at 64 KiB (+2.8% in batches of 64) is settled.
+  // ZARRGPU_ZSTD_D2_BY_CHUNK=0, and to chunks over 1 MiB.
   static_assert(kChunkD2Sequences <= kRunsSequences && kChunkD2MaxChunkBytes >= kRunsMaxChunkBytes,
                 "by chunk covers the waves of D2 in runs");
   // Sequences a batch of D2 by chunk (decoder/block_execution.hpp's
-  // ChunkBatch), two a lane. Longer batches lose even now that pass 2
-  // searches only the sequences listed for it (level 19 at 64 / 256 KiB,
-  // against 64: 128 -4.6 / -3.6%, 256 -14 / -16%; ab_many.sh, 1 GiB rows,
-  // H100, 2026-11-25 11:57 UTC): a longer batch leaves more matches to
-  // pass 2 (their sources in the batch), whose work a byte far exceeds a
-  // short match's copy by its own rank. (Before the list, with a linear
-  // scan: 64 gained 3.9 / 4.5% on 128, H200, 2026-11-23.)
+  // ChunkBatch): 64 (two a lane), or 32 where the wave's chunk bound is at
+  // most kSmallChunkBatchMaxChunkBytes. A longer batch leaves more matches
+  // to pass 2 (their sources in the batch), whose work a byte far exceeds a
+  // short match's copy by its own rank, but a chunk is fewer batches in a
+  // row. Level 19 against 64 everywhere: 32 +2.2 / +1.4 / -3.4% at 64 KiB
+  // / 256 KiB / 1 MiB, 128 -4.6 / -3.6% and 256 -14 / -16% at 64 / 256 KiB
+  // (ab_many.sh, 1 GiB rows, H100, 2026-11-25 11:57 and 12:26 UTC).
   static constexpr uint32_t kChunkBatchSequences = 64;
+  static constexpr uint32_t kSmallChunkBatchSequences = 32;
+  static constexpr uint64_t kSmallChunkBatchMaxChunkBytes = 256 * 1024;
   // Phase D2a: warps sharing a part of one block's sequences, and thread
   // blocks (parts) per block.
   static constexpr int kCrossWarps = 8;
