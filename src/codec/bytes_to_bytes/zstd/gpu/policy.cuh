@@ -106,7 +106,7 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // +3.3%, level 3 +5.2 / +6.5 / +10.2%, level 9 +9.4 / +9.8 / +8.5%, level
   // 19 +4.6 / +3.5 / +1.5% at 64 KiB / 256 KiB / 1 MiB; from 1,024
   // sequences a block (levels 1 and 3 by block) 2.5-5.8% less there; ab_many.sh,
-  // 1 GiB rows, 2 rounds, H100, 2026-11-25 12:41 UTC). 4 MiB (~27,000
+  // 1 GiB rows, 2 rounds, H100, 2026-11-25 12:29 UTC). 4 MiB (~27,000
   // batches of 32 a chunk at level 19, 12:13 on 2026-11-23: -42%) stays by
   // block, in stages.
   static constexpr uint32_t kChunkD2Sequences = 0;
@@ -124,7 +124,7 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // short match's copy by its own rank, but a chunk is fewer batches in a
   // row. Level 19 against 64 everywhere: 32 +2.2 / +1.4 / -3.4% at 64 KiB
   // / 256 KiB / 1 MiB, 128 -4.6 / -3.6% and 256 -14 / -16% at 64 / 256 KiB
-  // (ab_many.sh, 1 GiB rows, H100, 2026-11-25 11:57 and 12:26 UTC).
+  // (ab_many.sh, 1 GiB rows, H100, 2026-11-25 11:51 and 12:11 UTC).
   static constexpr uint32_t kChunkBatchSequences = 64;
   static constexpr uint32_t kSmallChunkBatchSequences = 32;
   static constexpr uint64_t kSmallChunkBatchMaxChunkBytes = 256 * 1024;

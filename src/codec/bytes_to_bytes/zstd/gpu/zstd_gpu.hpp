@@ -41,8 +41,7 @@ enum class Strategy : uint8_t { automatic = 0, one_warp = 1, block_parallel = 2 
 //             on long blocks).
 //  by_chunk:  a warp per chunk, its blocks' matches in order: no walks, a
 //             serial chain of batches per chunk.
-//  automatic: by_chunk where the blocks are long (level 19 on float
-//             fields) and the chunks at most 1 MiB
+//  automatic: by_chunk where the chunks are at most 1 MiB
 //             (BlockParallelPolicySm90::kChunkD2*), else by_block.
 // ZARRGPU_ZSTD_D2_BY_CHUNK=1|0 overrides `automatic`, for comparisons.
 enum class D2Mode : uint8_t { automatic = 0, by_block = 1, by_chunk = 2 };
