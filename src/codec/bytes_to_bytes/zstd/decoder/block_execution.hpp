@@ -647,13 +647,14 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
 // RLE blocks) is in place since D1, so each batch reads only final bytes:
 // literals, bytes before the batch, and its own matches (pass 2 follows
 // those back). No D2a, no walk, no granule index: the chunk is one chain of
-// batches. Level 19 at 64-256 KiB: D2a's walks through earlier blocks and
-// each block's own batches in a row cost more than that chain; at 4 MiB
-// (~27,000 batches a chunk) the chain costs more.
+// batches. At every level up to 1 MiB: D2a's walks through earlier blocks
+// and each block's own batches in a row cost more than that chain; at 4 MiB
+// (~27,000 batches a chunk at level 19) the chain costs more.
 //
-// A batch holds N sequences, N / G::kSize per rank (the GPU's: 64, two a
-// lane; longer batches lost, gpu/policy.cuh), the next batch's triples load
-// while this one runs, and every short match's loads go before its stores.
+// A batch holds N sequences, N / G::kSize per rank (the GPU's: 32, one a
+// lane, in chunks of up to 256 KiB, else 64; longer batches lost,
+// gpu/policy.cuh), the next batch's triples load while this one runs, and
+// every short match's loads go before its stores.
 //
 // Pass 2 sees only the sequences with bytes left to it (listed: long matches,
 // matches that repeat themselves or read the batch; at level 19 ~15% of a

@@ -117,8 +117,13 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   // both, and walks that stop at a stage's floor as well as walks through
   // earlier blocks of the same stage.
   if (plan.block_count % 2 == 1) {
-    auto by_chunk = std::make_unique<ChunkBatch<64>>();  // the GPU's batch (gpu/policy.cuh)
-    execute_chunk_matches(SerialGroup{}, *by_chunk, blocks.data(), plan.valid_blocks, triples.data(), out);
+    // The GPU's batches (gpu/policy.cuh): 32 sequences in chunks of up to
+    // 256 KiB, else 64.
+    auto d2 = [&](auto& batch) {
+      execute_chunk_matches(SerialGroup{}, batch, blocks.data(), plan.valid_blocks, triples.data(), out);
+    };
+    if (capacity <= 256 * 1024) d2(*std::make_unique<ChunkBatch<32>>());
+    else d2(*std::make_unique<ChunkBatch<64>>());
   } else {
     const D2Stages stages(2, valid_end);
     auto in_block = std::make_unique<InBlockBatch>();

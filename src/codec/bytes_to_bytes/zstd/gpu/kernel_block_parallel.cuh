@@ -418,8 +418,9 @@ __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm)
   const uint32_t warp = threadIdx.x >> 5;
   const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
   if (c >= bp.wave_chunks) return;
-  if (bp.max_chunk_bytes <= Policy::kSmallChunkBatchMaxChunkBytes) AgentBlockParallel{bp}.execute_chunk(batch.small[warp], c);
-  else AgentBlockParallel{bp}.execute_chunk(batch.large[warp], c);
+  AgentBlockParallel agent{bp};
+  if (bp.max_chunk_bytes <= Policy::kSmallChunkBatchMaxChunkBytes) agent.execute_chunk(batch.small[warp], c);
+  else agent.execute_chunk(batch.large[warp], c);
 }
 
 template <class Policy>
