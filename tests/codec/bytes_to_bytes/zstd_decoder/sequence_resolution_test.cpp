@@ -513,14 +513,14 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // and by 4 (16 rounds), and of 32, 128 and 256 by 4 (the sizes the GPU's
       // policy is timed at); and of the chunk's first blocks only (those
       // before an error), which writes nothing past them.
+      auto b32 = std::make_unique<ChunkBatch<32>>();
+      auto b64 = std::make_unique<ChunkBatch<64>>();
+      auto b128 = std::make_unique<ChunkBatch<128>>();
+      auto b256 = std::make_unique<ChunkBatch<256>>();
       for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
                                          std::pair{4u, 128u}, std::pair{4u, 256u}}) {
         for (const uint32_t valid : {n, n / 2}) {
           Bytes whole = after_d1;
-          auto b32 = std::make_unique<ChunkBatch<32>>();
-          auto b64 = std::make_unique<ChunkBatch<64>>();
-          auto b128 = std::make_unique<ChunkBatch<128>>();
-          auto b256 = std::make_unique<ChunkBatch<256>>();
           auto d2 = [&](auto g) {
             auto run = [&](auto& cb) { execute_chunk_matches(g, cb, p.blocks.data(), valid, placed.data(), whole.data()); };
             switch (batch) {

@@ -665,7 +665,6 @@ struct ChunkBatch {
   uint32_t segment_start[2 * N];  // as SequenceBatch's
   uint32_t list_end[N];           // match bytes pass 2 runs, of listed sequences 0..s
   uint32_t list_seq[N];           // the batch's sequence of listed slot s
-  uint32_t listed;
 };
 
 template <class G, uint32_t N>
@@ -740,9 +739,8 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord*
       listed += popcount32(lists);
       matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
     }
-    if (g.rank() == 0) cb.listed = listed;
     g.sync();
-    execute_batch_matches(g, cb, n, out + base);
+    execute_batch_matches(g, cb, listed, out + base);
   }
 }
 

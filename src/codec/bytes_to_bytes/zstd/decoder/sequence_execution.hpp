@@ -271,8 +271,8 @@ struct BeforeBatchIsFinal {
 // Which sequences pass 2 runs. A batch either has every sequence's
 // matches_end (SequenceBatch: ends[i] = matches_end[i], sequence i), or lists
 // only the sequences with match bytes left to pass 2 (ChunkBatch: list_end
-// and list_seq, `listed` of them), so that finding a byte's sequence skips
-// the many whose bytes were copied before the pass.
+// and list_seq), so that finding a byte's sequence skips the many whose
+// bytes were copied before the pass.
 template <class Batch>
 concept ListedMatches = requires(const Batch& b) {
   b.list_end[0];
@@ -296,24 +296,19 @@ ZARRGPU_HD_INLINE uint32_t find_match_slot(const uint32_t* ends, uint32_t n, uin
   return lo;
 }
 
-// Pass 2. Match byte k belongs to the first sequence i with matches_end[i] >
+// Pass 2 over `slots` entries of the batch's ends: its sequences, or those
+// listed. Match byte k belongs to the first sequence i with matches_end[i] >
 // k (or, listed, to list_seq[s] of the first slot s with list_end[s] > k),
 // and is byte resolve.skipped(i) + k - (the end before it) of its match.
 // The literals of the batch are in place.
 template <class G, class Batch, class Resolve = BeforeBatchIsFinal>
-ZARRGPU_HD void execute_batch_matches(G g, const Batch& b, uint32_t count, uint8_t* base,
+ZARRGPU_HD void execute_batch_matches(G g, const Batch& b, uint32_t slots, uint8_t* base,
                                       Resolve&& resolve = BeforeBatchIsFinal{}) {
   constexpr uint32_t kMatchesStride = G::kSize * kMatchesUnroll;
   constexpr bool kListed = ListedMatches<Batch>;
   const uint32_t* ends;
-  uint32_t slots;
-  if constexpr (kListed) {
-    ends = b.list_end;
-    slots = b.listed;
-  } else {
-    ends = b.matches_end;
-    slots = count;
-  }
+  if constexpr (kListed) ends = b.list_end;
+  else ends = b.matches_end;
   if (slots == 0) return;
   const uint32_t matches = ends[slots - 1];
   uint32_t slot = 0;
