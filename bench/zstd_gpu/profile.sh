@@ -56,7 +56,7 @@ kernel_state() {
     echo "# block-parallel kernels, level $level, $kib KiB chunks, $gib GiB ($(date -u +%F))"
     bp_row "$kib"
     timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
-      -k 'regex:(walk|tables|entropy|summarize|place|resolve|verdict|literals|literals_parts|cross|execute|execute_runs|execute_chunks|finish|count_order|place_order)_kernel' \
+      -k 'regex:(walk|tables|entropy|summarize|summarize_parts|place|resolve|resolve_parts|verdict|literals|literals_parts|cross|execute|execute_runs|execute_chunks|finish|count_order|place_order)_kernel' \
       "${run[@]}" > "$out/zstd_profile_ncu_$kib.csv" 2>/dev/null
     python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu_$kib.csv"
     echo

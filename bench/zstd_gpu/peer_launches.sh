@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# How nvCOMP's batched Zstd decoder launches its kernels, beside ours, with
+# Nsight Compute on the GPU machine (after bench/gpu/zstd.sh built the bench):
+# each kernel's launches, time, grid, block, registers, shared memory and
+# achieved occupancy, for level PEER_LEVEL (19) at each of PEER_CHUNK_KIB
+# (64,1024), PEER_GIB (0.25) of data. Prior art read from the outside: where
+# its time goes and how it fills the chip, not its code.
+# Writes $OUT/zstd_peer_launches.txt (or bench/results/).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+out=${OUT:-$root/bench/results}
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+bench=$(find build-zstd-gpu -type f -name zstd_gpu_bench -perm -u+x | head -1)
+[ -n "$bench" ] || { echo "no zstd_gpu_bench: run bench/gpu/zstd.sh first"; exit 1; }
+ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+[ -n "$ncu_bin" ] || { echo "no ncu"; exit 1; }
+metrics=gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread
+metrics+=,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic
+metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,launch__occupancy_limit_shared_mem
+report=$out/zstd_peer_launches.txt
+{
+  for kib in $(echo "${PEER_CHUNK_KIB:-64,1024}" | tr , ' '); do
+    echo "# level ${PEER_LEVEL:-19}, $kib KiB chunks, ${PEER_GIB:-0.25} GiB ($(date -u '+%F %H:%M UTC'))"
+    timeout "${PEER_TIMEOUT_S:-180}" "$ncu_bin" --csv --clock-control none --metrics "$metrics" \
+      "$bench" --gib "${PEER_GIB:-0.25}" --gib-l19 "${PEER_GIB:-0.25}" --runs 1 --levels "${PEER_LEVEL:-19}" \
+      --chunk-kib "$kib" --no-cpu --out /tmp/zstd_peer_bench --cache "${ZSTD_BENCH_CACHE:-/tmp/zstd_bench_cache}" \
+      > "$out/zstd_peer_ncu_$kib.csv" 2>/dev/null
+    python3 bench/gpu/ncu_launches.py "$out/zstd_peer_ncu_$kib.csv"
+    echo
+  done
+} > "$report" 2>&1
+cat "$report"
