@@ -22,7 +22,9 @@
 // per-block phase otherwise lasts as long as the wave's longest block.
 // After B1 a wave's chunks split in two weight classes (light, heavy: their
 // sequences against the wave's mean), whose phases from B2/B3 on run on
-// the caller's stream and a second one, side by side.
+// the caller's stream and a second one, side by side. A batch of several
+// waves runs them on two lanes, each with half the temp and its own
+// streams, so that one wave's serial tail overlaps the next wave.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -115,21 +117,33 @@ Result launch_bp(Kernel k, uint64_t items, uint32_t per_block, uint32_t threads,
 // (kSets of them; past that, sets are shared, which only adds waits). Made
 // outside a stream capture, on first use; a capture that finds none for its
 // stream runs its waves unsplit on the caller's stream.
+//
+// The set also holds the second lane of waves (decompress_async): a stream
+// with its own fork and join events, whose waves take the other half of
+// the temp.
 struct ClassStreams {
   int device = -1;
   cudaStream_t caller = nullptr;
   cudaStream_t helper = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
+  cudaStream_t lane = nullptr;
+  cudaEvent_t lane_fork = nullptr, lane_join = nullptr;
   void release() {
     if (helper != nullptr) cudaStreamDestroy(helper);
     if (fork != nullptr) cudaEventDestroy(fork);
     if (join != nullptr) cudaEventDestroy(join);
+    if (lane != nullptr) cudaStreamDestroy(lane);
+    if (lane_fork != nullptr) cudaEventDestroy(lane_fork);
+    if (lane_join != nullptr) cudaEventDestroy(lane_join);
     helper = nullptr, fork = nullptr, join = nullptr, device = -1;
+    lane = nullptr, lane_fork = nullptr, lane_join = nullptr;
   }
   ~ClassStreams() { release(); }
 };
 
-const ClassStreams* class_streams(cudaStream_t caller) {
+// With may_make false (the caller's stream is being captured), only a set
+// made before.
+const ClassStreams* class_streams(cudaStream_t caller, bool may_make = true) {
   constexpr size_t kSets = 8;
   thread_local ClassStreams sets[kSets];
   thread_local size_t used = 0;
@@ -142,7 +156,7 @@ const ClassStreams* class_streams(cudaStream_t caller) {
     if (sets[i].device == device && sets[i].caller == caller) return &sets[i];
   }
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(caller, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
+  if (!may_make || cudaStreamIsCapturing(caller, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone) {
     cudaGetLastError();
     return nullptr;
   }
@@ -151,7 +165,10 @@ const ClassStreams* class_streams(cudaStream_t caller) {
   cs.release();
   if (cudaStreamCreateWithFlags(&cs.helper, cudaStreamNonBlocking) != cudaSuccess ||
       cudaEventCreateWithFlags(&cs.fork, cudaEventDisableTiming) != cudaSuccess ||
-      cudaEventCreateWithFlags(&cs.join, cudaEventDisableTiming) != cudaSuccess) {
+      cudaEventCreateWithFlags(&cs.join, cudaEventDisableTiming) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&cs.lane, cudaStreamNonBlocking) != cudaSuccess ||
+      cudaEventCreateWithFlags(&cs.lane_fork, cudaEventDisableTiming) != cudaSuccess ||
+      cudaEventCreateWithFlags(&cs.lane_join, cudaEventDisableTiming) != cudaSuccess) {
     cudaGetLastError();
     cs.release();
     return nullptr;
@@ -181,6 +198,13 @@ D2Mode requested_d2_mode(D2Mode option) {
 // ZARRGPU_ZSTD_CLASSES=1: one class (no second stream), for comparisons.
 bool classes_requested() {
   const char* env = std::getenv("ZARRGPU_ZSTD_CLASSES");
+  return env == nullptr || std::strcmp(env, "1") != 0;
+}
+
+// ZARRGPU_ZSTD_WAVE_LANES=1: waves one after the other on the caller's
+// stream, for comparisons.
+bool wave_lanes_requested() {
+  const char* env = std::getenv("ZARRGPU_ZSTD_WAVE_LANES");
   return env == nullptr || std::strcmp(env, "1") != 0;
 }
 
@@ -307,54 +331,63 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // for the one-warp path).
   const WaveLayout layout(options.max_uncompressed_chunk_bytes);
   uint64_t wave = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
-  if (wave != 0 && wave < num_chunks) {
-    // Several waves, cut in whole B2/B3 rounds where they can be
-    // (wave_layout.hpp).
-    const uint64_t round = entropy_round_blocks();
-    const uint64_t room = wave;
-    wave = cut_waves(room, num_chunks, layout.max_chunk_bytes, round);
-    if (trace_requested()) {
-      std::fprintf(stderr, "zarrgpu zstd: %zu chunks, temp for %llu, rounds of %llu blocks: waves of %llu chunks\n",
-                   num_chunks, static_cast<unsigned long long>(room), static_cast<unsigned long long>(round),
-                   static_cast<unsigned long long>(wave));
-    }
-  }
   if (wave == 0) {
     return launch(decompress_kernel<Policy>, (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock,
                   Policy::kThreads, s, params);
   }
+  // Weight classes: the phases after B1 of the light chunks (as many
+  // sequences as the wave's mean or fewer) and of the heavy ones on two
+  // streams: the light chunks' later phases run while the heavy chunks'
+  // B3, the wave's longest chains, still decodes (level 19: 7,300
+  // sequences a 64 KiB chunk at the median, 16,000 at most). Decoding the
+  // classes as separate calls on two streams promised level 19 64 KiB
+  // +7.7%, level 9 64 and 256 KiB +12%, level 3 1 MiB +11%
+  // (bench/zstd_gpu/split_probe.cpp); these classes, against none
+  // (ab_many.sh, H200, 2026-11-22 20:39 UTC): level 9 +6..10% at 64 KiB-1
+  // MiB, level 1 256 KiB +7%, level 19 64 KiB +4%, 256 KiB +2%, 1 MiB -3%.
+  const ClassStreams* cs = options.weight_classes && classes_requested() ? class_streams(s) : nullptr;
+  // Lanes of waves. A batch that needs several waves runs them on two
+  // lanes, each with half the temp and a stream of its own (the caller's,
+  // and the class streams' lane), so that one wave's serial tail (D2 by
+  // chunk: a warp per chunk, one chain of batches each, few warps an SM)
+  // runs beside the next wave's wide phases instead of before them: 2 GiB
+  // rows (8 GiB temp: 2 waves on one lane, 3-4 on two), two lanes against
+  // one (ab_many.sh, H100, 2026-11-25 14:40 UTC): level 19 +2.9 / +4.4 /
+  // +2.2%, level 9 +4.1 / +2.2 / +1.6% at 64 / 256 / 1024 KiB. Less than
+  // hoped at 1 MiB, where a wave's D2 chain was modelled as half its time:
+  // the wide phases of two waves compete for the SMs as well. Only where
+  // D2 may run by chunk (chunk bound up to kChunkD2MaxChunkBytes), the tail
+  // it was made for and where it was timed: 4 MiB rows and levels 1 and 3
+  // were not (the session's GPU time ran out).
+  uint32_t lanes = 1;
+  if (wave < num_chunks) {
+    // Several waves, cut in whole B2/B3 rounds where they can be
+    // (wave_layout.hpp).
+    const uint64_t round = entropy_round_blocks();
+    uint64_t room = wave;
+    const uint64_t lane_room = layout.wave_chunks(temp_bytes / 2, num_chunks);
+    if (cs != nullptr && wave_lanes_requested() && lane_room != 0 &&
+        layout.max_chunk_bytes <= BpPolicy::kChunkD2MaxChunkBytes) {
+      lanes = 2;
+      room = lane_room;
+    }
+    wave = cut_waves(room, num_chunks, layout.max_chunk_bytes, round);
+    if (trace_requested()) {
+      std::fprintf(stderr,
+                   "zarrgpu zstd: %zu chunks, temp for %llu, rounds of %llu blocks: waves of %llu chunks, %u lane(s)\n",
+                   num_chunks, static_cast<unsigned long long>(room), static_cast<unsigned long long>(round),
+                   static_cast<unsigned long long>(wave), lanes);
+    }
+  }
 
-  // Block parallel, one wave of chunks after the other on the stream.
+  // Block parallel, one wave of chunks after the other on each lane.
   BlockParallelParams bp{};
   bp.max_chunk_bytes = layout.max_chunk_bytes;
   bp.max_frames = layout.max_frames;
   bp.max_blocks = layout.max_blocks;
-  auto* at = static_cast<uint8_t*>(d_temp);
-  auto carve = [&at](uint64_t bytes) {
-    uint8_t* p = at;
-    at += bytes;
-    return p;
-  };
-  bp.plans = reinterpret_cast<ChunkPlan*>(carve(layout.plans(wave)));
-  bp.frames = reinterpret_cast<FrameRecord*>(carve(layout.frames(wave)));
-  bp.blocks = reinterpret_cast<BlockRecord*>(carve(layout.blocks(wave)));
-  bp.literals = carve(layout.literals(wave));
-  bp.triples = reinterpret_cast<SequenceTriple*>(carve(layout.triples(wave)));
-  bp.granules = reinterpret_cast<GranuleEntry*>(carve(layout.granules(wave)));
-  bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
-  bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
-  uint32_t* class_items[kWeightClasses];
-  uint32_t* class_order[kWeightClasses];
-  for (auto& items : class_items) items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
-  for (auto& order : class_order) order = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
-  bp.order = class_order[0];  // a wave runs its own list or its classes', not both
-  bp.classes = carve(layout.classes(wave));
   bp.weight_class = kEveryClass;
-  uint8_t* const counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned
-  set_counters(bp, counters, 0);
   // D2's stages (agent_block_parallel.cuh): launches for one a
   // kD2StageBytes of a chunk, at most kD2Stages, or for the count fixed.
-  bp.wave_item_count = bp.item_count;
   bp.d2_warps = static_cast<uint32_t>(resident_thread_blocks(execute_kernel<BpPolicy>, BpPolicy::kThreads) *
                                       BpPolicy::kWarpsPerBlock);
   const uint64_t per_size = (layout.max_chunk_bytes + BpPolicy::kD2StageBytes - 1) / BpPolicy::kD2StageBytes;
@@ -367,6 +400,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
                                                                                : BpPolicy::kMaxD2Stages);
   bp.d2_stage = 0;
   bp.d2_mode = requested_d2_mode(options.d2_mode);
+  bp.p = params;
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
   const PhaseGrids grids{resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),
@@ -374,66 +408,113 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
                          resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads),
                          resident_thread_blocks(summarize_parts_kernel<BpPolicy>, part_threads),
                          resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads)};
-  // Weight classes: the phases after B1 of the light chunks (as many
-  // sequences as the wave's mean or fewer) and of the heavy ones on two
-  // streams: the light chunks' later phases run while the heavy chunks'
-  // B3, the wave's longest chains, still decodes (level 19: 7,300
-  // sequences a 64 KiB chunk at the median, 16,000 at most). Decoding the
-  // classes as separate calls on two streams promised level 19 64 KiB
-  // +7.7%, level 9 64 and 256 KiB +12%, level 3 1 MiB +11%
-  // (bench/zstd_gpu/split_probe.cpp); these classes, against none
-  // (ab_many.sh, H200, 2026-11-22 20:39 UTC): level 9 +6..10% at 64 KiB-1
-  // MiB, level 1 256 KiB +7%, level 19 64 KiB +4%, 256 KiB +2%, 1 MiB -3%.
-  // A class's params are the wave's with its own list, counters and class.
-  const ClassStreams* cs = options.weight_classes && classes_requested() ? class_streams(s) : nullptr;
-  bp.p = params;
-  BlockParallelParams by_class[kWeightClasses];
-  for (uint32_t k = 0; k < kWeightClasses; ++k) {
-    by_class[k] = bp;
-    by_class[k].items = class_items[k];
-    by_class[k].order = class_order[k];
-    by_class[k].weight_class = k;
-    set_counters(by_class[k], counters, k + 1);
+  // A lane's scratch for `wave` chunks (layout.bytes(wave), from `at`), its
+  // stream and class streams; a class's params are the wave's with its own
+  // list, counters and class.
+  struct Lane {
+    BlockParallelParams bp, by_class[kWeightClasses];
+    uint8_t* counters;
+    cudaStream_t stream;
+    const ClassStreams* cs;
+  };
+  auto lay_out = [&](uint8_t* at, cudaStream_t stream, const ClassStreams* lane_cs, Lane& l) {
+    auto carve = [&at](uint64_t bytes) {
+      uint8_t* p = at;
+      at += bytes;
+      return p;
+    };
+    l.bp = bp;
+    l.bp.plans = reinterpret_cast<ChunkPlan*>(carve(layout.plans(wave)));
+    l.bp.frames = reinterpret_cast<FrameRecord*>(carve(layout.frames(wave)));
+    l.bp.blocks = reinterpret_cast<BlockRecord*>(carve(layout.blocks(wave)));
+    l.bp.literals = carve(layout.literals(wave));
+    l.bp.triples = reinterpret_cast<SequenceTriple*>(carve(layout.triples(wave)));
+    l.bp.granules = reinterpret_cast<GranuleEntry*>(carve(layout.granules(wave)));
+    l.bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
+    l.bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+    uint32_t* class_items[kWeightClasses];
+    uint32_t* class_order[kWeightClasses];
+    for (auto& items : class_items) items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+    for (auto& order : class_order) order = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
+    l.bp.order = class_order[0];  // a wave runs its own list or its classes', not both
+    l.bp.classes = carve(layout.classes(wave));
+    l.counters = carve(WaveLayout::kCounterBytes);  // 256-byte aligned
+    set_counters(l.bp, l.counters, 0);
+    l.bp.wave_item_count = l.bp.item_count;
+    for (uint32_t k = 0; k < kWeightClasses; ++k) {
+      l.by_class[k] = l.bp;
+      l.by_class[k].items = class_items[k];
+      l.by_class[k].order = class_order[k];
+      l.by_class[k].weight_class = k;
+      set_counters(l.by_class[k], l.counters, k + 1);
+    }
+    l.stream = stream;
+    l.cs = lane_cs;
+  };
+  Lane lane[2];
+  lay_out(static_cast<uint8_t*>(d_temp), s, cs, lane[0]);
+  Result r = kSuccess;
+  if (lanes == 2) {
+    // The second lane starts after the work the caller queued before this
+    // call; its class streams are its own (none made during a capture: its
+    // waves then run unsplit).
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    const bool capturing = cudaStreamIsCapturing(s, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone;
+    cudaGetLastError();
+    lay_out(static_cast<uint8_t*>(d_temp) + layout.bytes(wave), cs->lane, class_streams(cs->lane, !capturing),
+            lane[1]);
+    r = static_cast<Result>(cudaEventRecord(cs->lane_fork, s));
+    if (r == kSuccess) r = static_cast<Result>(cudaStreamWaitEvent(cs->lane, cs->lane_fork, 0));
+    if (r != kSuccess) return r;
   }
   static_assert(kWeightClasses == 2, "classify_kernel takes a light and a heavy class");
-  for (size_t first = 0; first < num_chunks; first += wave) {
+  size_t index = 0;
+  for (size_t first = 0; r == kSuccess && first < num_chunks; first += wave, ++index) {
+    Lane& l = lane[index % lanes];
+    const cudaStream_t ls = l.stream;
     const size_t n = num_chunks - first < wave ? num_chunks - first : wave;
-    bp.first_chunk = first;
-    bp.wave_chunks = n;
-    for (BlockParallelParams& c : by_class) c.first_chunk = first, c.wave_chunks = n;
+    l.bp.first_chunk = first;
+    l.bp.wave_chunks = n;
+    for (BlockParallelParams& c : l.by_class) c.first_chunk = first, c.wave_chunks = n;
     const uint64_t slots = uint64_t{n} * bp.max_blocks;
-    Result r = static_cast<Result>(cudaMemsetAsync(counters, 0, WaveLayout::kCounterBytes, s));
+    r = static_cast<Result>(cudaMemsetAsync(l.counters, 0, WaveLayout::kCounterBytes, ls));
     // D1 sets the bits of the granule index's match ends (block_execution.hpp).
     if (r == kSuccess) {
-      r = static_cast<Result>(cudaMemsetAsync(bp.granules, 0, n * layout.granules_per_chunk() * sizeof(GranuleEntry), s));
+      r = static_cast<Result>(
+          cudaMemsetAsync(l.bp.granules, 0, n * layout.granules_per_chunk() * sizeof(GranuleEntry), ls));
     }
-    if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, bp, s);
-    if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-    if (cs != nullptr && n > 1) {
+    if (r == kSuccess) r = launch_bp(walk_kernel<BpPolicy>, n, walk, walk, l.bp, ls);
+    if (r == kSuccess) r = launch_bp(tables_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, l.bp, ls);
+    if (l.cs != nullptr && n > 1) {
       if (r == kSuccess) {
-        r = launch(classify_kernel<BpPolicy>, (n + walk - 1) / walk, walk, s, bp, by_class[0], by_class[1]);
+        r = launch(classify_kernel<BpPolicy>, (n + walk - 1) / walk, walk, ls, l.bp, l.by_class[0], l.by_class[1]);
       }
-      if (r == kSuccess) r = static_cast<Result>(cudaEventRecord(cs->fork, s));
-      if (r == kSuccess) r = static_cast<Result>(cudaStreamWaitEvent(cs->helper, cs->fork, 0));
+      if (r == kSuccess) r = static_cast<Result>(cudaEventRecord(l.cs->fork, ls));
+      if (r == kSuccess) r = static_cast<Result>(cudaStreamWaitEvent(l.cs->helper, l.cs->fork, 0));
       for (uint32_t k = kWeightClasses; r == kSuccess && k-- > 0;) {  // the heavy class first
-        r = enqueue_after_tables(by_class[k], grids, k == 0 ? s : cs->helper);
+        r = enqueue_after_tables(l.by_class[k], grids, k == 0 ? ls : l.cs->helper);
       }
-      if (r == kSuccess) r = static_cast<Result>(cudaEventRecord(cs->join, cs->helper));
-      if (r == kSuccess) r = static_cast<Result>(cudaStreamWaitEvent(s, cs->join, 0));
+      if (r == kSuccess) r = static_cast<Result>(cudaEventRecord(l.cs->join, l.cs->helper));
+      if (r == kSuccess) r = static_cast<Result>(cudaStreamWaitEvent(ls, l.cs->join, 0));
     } else if (r == kSuccess) {
-      r = enqueue_after_tables(bp, grids, s);
+      r = enqueue_after_tables(l.bp, grids, ls);
     }
-    if (r != kSuccess) return r;
+    if (r != kSuccess) break;
     // The chunks the walk left to the one-warp kernel.
     DecompressParams rest = params;
     rest.first_chunk = first;
     rest.num_chunks = n;
-    rest.plans = bp.plans;
+    rest.plans = l.bp.plans;
     r = launch(decompress_kernel<Policy>, (n + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock, Policy::kThreads,
-               s, rest);
-    if (r != kSuccess) return r;
+               ls, rest);
   }
-  return kSuccess;
+  if (lanes == 2) {  // the caller's stream waits for the second lane, even after an error
+    const Result joined = static_cast<Result>(cudaEventRecord(cs->lane_join, cs->lane));
+    const Result waited =
+        joined == kSuccess ? static_cast<Result>(cudaStreamWaitEvent(s, cs->lane_join, 0)) : joined;
+    if (r == kSuccess) r = waited;
+  }
+  return r;
 }
 
 bool device_available() {

@@ -57,8 +57,13 @@ struct DecompressOptions {
   size_t wave_temp_bytes = 0;
   // Block parallel: run each wave's light and heavy chunks (by sequence
   // count) side by side on the caller's stream and a second one
-  // (dispatch_decompress.cu). A caller that keeps several batches in flight
-  // on streams of its own overlaps them already and may do better without.
+  // (dispatch_decompress.cu); and a batch of chunks up to 1 MiB that needs
+  // several waves runs them on two lanes (the caller's stream and one of
+  // the decoder's), each with half the temp. A caller that keeps several
+  // batches in flight on streams of its own overlaps them already and may
+  // do better without.
+  // ZARRGPU_ZSTD_CLASSES=1 turns both off, ZARRGPU_ZSTD_WAVE_LANES=1 the
+  // lanes only, for comparisons.
   bool weight_classes = true;
   // Block parallel: phase D2 in this many stages by output position, at
   // most BlockParallelPolicySm90::kMaxD2Stages (0: by the policy's rule on
