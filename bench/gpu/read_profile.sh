@@ -15,17 +15,11 @@
 # Builds what it runs when build/ lacks it (bench/gpu/build.sh).
 # The read's batches follow the environment (e.g. ZARRGPU_STAGING_BYTES).
 # Writes $OUT/read_profile.txt (or bench/results/).
-set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$root"
-out=${OUT:-$root/bench/results}
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
+source "$(dirname "${BASH_SOURCE[0]}")/ncu_common.sh"
 bench=$(find build -name bench_gpu_read -type f -perm -u+x 2>/dev/null | head -1)
 [ -n "$bench" ] || { bash bench/gpu/build.sh "$out" profile bench_gpu_read zarrgpu_cli || exit 1; }
 bench=$(find build -name bench_gpu_read -type f -perm -u+x | head -1)
 cli=$(find build -path '*tools/zarrgpu/zarrgpu' -type f -perm -u+x | head -1)
-ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 steps=${PROFILE_STEPS:-16}
 store=/tmp/zarrgpu_profile/era5_zstd_$steps.zarr
 mkdir -p "$(dirname "$store")"

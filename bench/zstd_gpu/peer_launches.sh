@@ -6,16 +6,9 @@
 # (64,1024), PEER_GIB (0.25) of data. Prior art read from the outside: where
 # its time goes and how it fills the chip, not its code.
 # Writes $OUT/zstd_peer_launches.txt (or bench/results/).
-set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$root"
-out=${OUT:-$root/bench/results}
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
-bench=$(find build-zstd-gpu -type f -name zstd_gpu_bench -perm -u+x | head -1)
-[ -n "$bench" ] || { echo "no zstd_gpu_bench: run bench/gpu/zstd.sh first"; exit 1; }
-ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-[ -n "$ncu_bin" ] || { echo "no ncu"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/../gpu/ncu_common.sh"
+bench=$(zstd_bench_path) || exit 1
+require_ncu
 metrics=gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread
 metrics+=,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic
 metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,launch__occupancy_limit_shared_mem

@@ -14,16 +14,9 @@
 # The rows' compressed chunks are kept in ZSTD_BENCH_CACHE (as zstd.sh keeps them).
 # Writes $OUT/zstd_profile.txt (or bench/results/). Clocks are left alone
 # (--clock-control none), as the device notes ask.
-set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$root"
-out=${OUT:-$root/bench/results}
-mkdir -p "$out"
-export PATH=/usr/local/cuda/bin:$PATH
-bench=$(find build-zstd-gpu -type f -name zstd_gpu_bench -perm -u+x | head -1)
-[ -n "$bench" ] || { echo "no zstd_gpu_bench: run bench/gpu/zstd.sh first"; exit 1; }
-ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-[ -n "$ncu_bin" ] || { echo "no ncu"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/../gpu/ncu_common.sh"
+bench=$(zstd_bench_path) || exit 1
+require_ncu
 level=${PROFILE_LEVEL:-3}
 sizes=${PROFILE_CHUNK_KIB:-4096}
 gib=${PROFILE_GIB:-0.25}
