@@ -412,8 +412,20 @@ TEST(ZstdGpuBlockParallel, WeightClassesUnderGraphCapture) {
   run_batch(cases, &by_chunk, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true, 0, 0,
             zg::D2Mode::by_chunk);
   if (HasFatalFailure()) return;
-  SCOPED_TRACE("D2 by chunk");
-  expect_bit_exact(cases, by_chunk);
+  {
+    SCOPED_TRACE("D2 by chunk");
+    expect_bit_exact(cases, by_chunk);
+  }
+  // Two lanes of waves: with a chunk bound of 1 MiB (no chunk decodes to
+  // more) the waves alternate between the stream and the decoder's second
+  // lane, each with half the temp (3 chunks), and each lane's weight
+  // classes fork and join inside the graph too.
+  BatchResult lanes;
+  run_batch(cases, &lanes, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true,
+            /*chunk_bound=*/size_t{1} << 20);
+  if (HasFatalFailure()) return;
+  SCOPED_TRACE("two lanes of waves");
+  expect_bit_exact(cases, lanes);
 }
 
 TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
