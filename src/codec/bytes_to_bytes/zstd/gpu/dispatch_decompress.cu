@@ -400,6 +400,13 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
                                                                                : BpPolicy::kMaxD2Stages);
   bp.d2_stage = 0;
   bp.d2_mode = requested_d2_mode(options.d2_mode);
+  // Whether every wave's D2 runs by chunk (kernel_block_parallel.cuh's
+  // d2_by_chunk): then D1 builds no granule index and nothing zeroes it.
+  // The device's rule also weighs the wave's sequences a block, by a
+  // threshold of 0: the chunk bound alone decides, and the host knows it.
+  static_assert(BpPolicy::kChunkD2Sequences == 0, "the host decides D2 by chunk from the chunk bound alone");
+  const bool by_chunk = bp.d2_mode == D2Mode::by_chunk ||
+                        (bp.d2_mode == D2Mode::automatic && layout.max_chunk_bytes <= BpPolicy::kChunkD2MaxChunkBytes);
   bp.p = params;
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
@@ -478,8 +485,9 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     for (BlockParallelParams& c : l.by_class) c.first_chunk = first, c.wave_chunks = n;
     const uint64_t slots = uint64_t{n} * bp.max_blocks;
     r = static_cast<Result>(cudaMemsetAsync(l.counters, 0, WaveLayout::kCounterBytes, ls));
-    // D1 sets the bits of the granule index's match ends (block_execution.hpp).
-    if (r == kSuccess) {
+    // D1 sets the bits of the granule index's match ends (block_execution.hpp),
+    // for D2a's walks: none where D2 runs by chunk.
+    if (r == kSuccess && !by_chunk) {
       r = static_cast<Result>(
           cudaMemsetAsync(l.bp.granules, 0, n * layout.granules_per_chunk() * sizeof(GranuleEntry), ls));
     }
