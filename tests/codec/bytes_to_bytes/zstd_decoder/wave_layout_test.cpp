@@ -101,6 +101,51 @@ TEST(ZstdWaveLayout, TheBenchsMiBChunksRunInTwoWaves) {
   EXPECT_EQ(cut_waves(room, 2048, kMiB, 6336), room);
 }
 
+// Two lanes of waves (plan_waves): each lane's scratch is bytes(wave), lane
+// 1's from bytes(wave) on, so two of them must fit the temp; a temp whose
+// half holds no chunk, or a batch that fits one wave, runs one lane; one
+// lane cuts as cut_waves() in the whole temp.
+TEST(ZstdWaveLayout, TwoLanesSplitTheTempAndFitIt) {
+  for (const uint64_t chunk : kChunkBytes) {
+    const WaveLayout layout(chunk);
+    for (const uint64_t held : {1u, 2u, 3u, 7u, 16u, 101u, 1500u}) {
+      const uint64_t temp = layout.bytes(held);
+      for (const uint64_t n : {held, held + 1, 2 * held + 1, 10 * held}) {
+        const std::string where = "chunk " + std::to_string(chunk) + ", temp for " + std::to_string(held) +
+                                  ", " + std::to_string(n) + " chunks";
+        const WavePlan one = plan_waves(layout, temp, n, 6336, false);
+        const WavePlan two = plan_waves(layout, temp, n, 6336, true);
+        EXPECT_EQ(one.lanes, 1u) << where;
+        EXPECT_LE(layout.bytes(one.wave), temp) << where;
+        if (n <= held) {
+          EXPECT_EQ(two.lanes, 1u) << where;
+          EXPECT_EQ(two.wave, n) << where;
+          EXPECT_EQ(one.wave, n) << where;
+          continue;
+        }
+        EXPECT_EQ(one.wave, cut_waves(held, n, chunk, 6336)) << where;
+        ASSERT_GE(two.wave, 1u) << where;
+        if (layout.wave_chunks(temp / 2, n) == 0) {
+          EXPECT_EQ(two.lanes, 1u) << where;
+          EXPECT_EQ(two.wave, one.wave) << where;
+        } else {
+          EXPECT_EQ(two.lanes, 2u) << where;
+          EXPECT_LE(2 * layout.bytes(two.wave), temp) << where;
+          EXPECT_LE(two.wave, layout.wave_chunks(temp / 2, n)) << where;
+        }
+      }
+    }
+  }
+  // The bench's 2 GiB of 1 MiB chunks in the 8 GiB temp: two waves on one
+  // lane, three of 683 chunks on two.
+  const WaveLayout mib(kMiB);
+  const uint64_t temp = mib.bytes(mib.wave_chunks(BlockParallelPolicySm90::kWaveTempBytes, 2048));
+  const WavePlan two = plan_waves(mib, temp, 2048, 6336, true);
+  EXPECT_EQ(two.lanes, 2u);
+  EXPECT_EQ(two.wave, 683u);
+  EXPECT_EQ(plan_waves(mib, temp, 2048, 6336, false).wave, mib.wave_chunks(temp, 2048));
+}
+
 // B3's order buckets: more sequences never come later, a block without
 // sequences comes last, and buckets are half an octave wide (level 19's
 // blocks of 2,000 to 32,000 sequences spread over eight of them).

@@ -330,8 +330,8 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // one chunk's scratch (a temp asked for more chunks may have been sized
   // for the one-warp path).
   const WaveLayout layout(options.max_uncompressed_chunk_bytes);
-  uint64_t wave = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
-  if (wave == 0) {
+  const uint64_t room = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
+  if (room == 0) {
     return launch(decompress_kernel<Policy>, (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock,
                   Policy::kThreads, s, params);
   }
@@ -359,25 +359,19 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // D2 may run by chunk (chunk bound up to kChunkD2MaxChunkBytes), the tail
   // it was made for and where it was timed: 4 MiB rows and levels 1 and 3
   // were not (the session's GPU time ran out).
-  uint32_t lanes = 1;
-  if (wave < num_chunks) {
-    // Several waves, cut in whole B2/B3 rounds where they can be
-    // (wave_layout.hpp).
-    const uint64_t round = entropy_round_blocks();
-    uint64_t room = wave;
-    const uint64_t lane_room = layout.wave_chunks(temp_bytes / 2, num_chunks);
-    if (cs != nullptr && wave_lanes_requested() && lane_room != 0 &&
-        layout.max_chunk_bytes <= BpPolicy::kChunkD2MaxChunkBytes) {
-      lanes = 2;
-      room = lane_room;
-    }
-    wave = cut_waves(room, num_chunks, layout.max_chunk_bytes, round);
-    if (trace_requested()) {
-      std::fprintf(stderr,
-                   "zarrgpu zstd: %zu chunks, temp for %llu, rounds of %llu blocks: waves of %llu chunks, %u lane(s)\n",
-                   num_chunks, static_cast<unsigned long long>(room), static_cast<unsigned long long>(round),
-                   static_cast<unsigned long long>(wave), lanes);
-    }
+  // Several waves are cut in whole B2/B3 rounds where they can be
+  // (wave_layout.hpp's plan_waves).
+  const uint64_t round = room < num_chunks ? entropy_round_blocks() : 0;
+  const WavePlan plan =
+      plan_waves(layout, temp_bytes, num_chunks, round,
+                 cs != nullptr && wave_lanes_requested() && layout.max_chunk_bytes <= BpPolicy::kChunkD2MaxChunkBytes);
+  const uint64_t wave = plan.wave;
+  const uint32_t lanes = plan.lanes;
+  if (room < num_chunks && trace_requested()) {
+    std::fprintf(stderr,
+                 "zarrgpu zstd: %zu chunks, temp for %llu, rounds of %llu blocks: waves of %llu chunks, %u lane(s)\n",
+                 num_chunks, static_cast<unsigned long long>(room), static_cast<unsigned long long>(round),
+                 static_cast<unsigned long long>(wave), lanes);
   }
 
   // Block parallel, one wave of chunks after the other on each lane.

@@ -116,4 +116,24 @@ inline uint64_t cut_waves(uint64_t room, uint64_t num_chunks, uint64_t max_chunk
   return best;
 }
 
+// How a batch of num_chunks runs in temp_bytes of scratch, once one wave
+// does not hold it (dispatch_decompress.cu): chunks a wave, and lanes. With
+// two_lanes allowed and room for a chunk in each half of the temp, the
+// waves alternate between two lanes (streams), each with its own half:
+// lane 0's scratch at the temp's start, lane 1's at bytes(wave), both
+// within temp_bytes. Waves are cut as cut_waves() cuts them in the room
+// of one lane.
+struct WavePlan {
+  uint64_t wave;    // chunks a wave (every wave but the last)
+  uint32_t lanes;   // 1 or 2
+};
+inline WavePlan plan_waves(const WaveLayout& layout, uint64_t temp_bytes, uint64_t num_chunks,
+                           uint64_t round_blocks, bool two_lanes) {
+  const uint64_t room = layout.wave_chunks(temp_bytes, num_chunks);
+  if (room == 0 || room >= num_chunks) return {room, 1};
+  const uint64_t lane_room = two_lanes ? layout.wave_chunks(temp_bytes / 2, num_chunks) : 0;
+  const uint32_t lanes = lane_room != 0 ? 2u : 1u;
+  return {cut_waves(lanes == 2 ? lane_room : room, num_chunks, layout.max_chunk_bytes, round_blocks), lanes};
+}
+
 }  // namespace zarrgpu::zstd::gpu
