@@ -18,6 +18,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/../gpu/ncu_common.sh"
 bench=$(zstd_bench_path) || exit 1
 require_ncu
 level=${PROFILE_LEVEL:-3}
+# Every block-parallel kernel, read from their source (each takes
+# BlockParallelParams first; the one-warp kernel does not): a list by hand
+# had missed C1 and C3 in parts, and classify_kernel.
+bp_kernels=$(grep -ohE '\b[a-z_]+_kernel\(BlockParallelParams' src/codec/bytes_to_bytes/zstd/gpu/kernel_block_parallel.cuh |
+             sed 's/(.*//' | sort -u | paste -sd'|')
 sizes=${PROFILE_CHUNK_KIB:-4096}
 gib=${PROFILE_GIB:-0.25}
 state_kernel=${PROFILE_STATE_KERNEL:-entropy_kernel}
@@ -49,7 +54,7 @@ kernel_state() {
     echo "# block-parallel kernels, level $level, $kib KiB chunks, $gib GiB ($(date -u +%F))"
     bp_row "$kib"
     timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
-      -k 'regex:(walk|tables|entropy|summarize|summarize_parts|place|resolve|resolve_parts|verdict|literals|literals_parts|cross|execute|execute_runs|execute_chunks|finish|count_order|place_order)_kernel' \
+      -k "regex:($bp_kernels)" \
       "${run[@]}" > "$out/zstd_profile_ncu_$kib.csv" 2>/dev/null
     python3 bench/gpu/ncu_kernel_times.py "$out/zstd_profile_ncu_$kib.csv"
     echo

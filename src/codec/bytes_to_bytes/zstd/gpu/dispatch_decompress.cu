@@ -371,10 +371,11 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // were not (the session's GPU time ran out).
   // Several waves are cut in whole B2/B3 rounds where they can be
   // (wave_layout.hpp's plan_waves).
+  // The chunk bound up to which D2 may run by chunk (kernel_block_parallel.cuh's d2_by_chunk).
+  const bool chunk_d2_bound = layout.max_chunk_bytes <= BpPolicy::kChunkD2MaxChunkBytes;
   const uint64_t round = room < num_chunks ? entropy_round_blocks() : 0;
   const WavePlan plan =
-      plan_waves(layout, temp_bytes, num_chunks, round,
-                 cs != nullptr && wave_lanes_requested() && layout.max_chunk_bytes <= BpPolicy::kChunkD2MaxChunkBytes);
+      plan_waves(layout, temp_bytes, num_chunks, round, cs != nullptr && wave_lanes_requested() && chunk_d2_bound);
   const uint64_t wave = plan.wave;
   const uint32_t lanes = plan.lanes;
   if (room < num_chunks && trace_requested()) {
@@ -410,8 +411,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // The device's rule also weighs the wave's sequences a block, by a
   // threshold of 0: the chunk bound alone decides, and the host knows it.
   static_assert(BpPolicy::kChunkD2Sequences == 0, "the host decides D2 by chunk from the chunk bound alone");
-  const bool by_chunk = bp.d2_mode == D2Mode::by_chunk ||
-                        (bp.d2_mode == D2Mode::automatic && layout.max_chunk_bytes <= BpPolicy::kChunkD2MaxChunkBytes);
+  const bool by_chunk = bp.d2_mode == D2Mode::by_chunk || (bp.d2_mode == D2Mode::automatic && chunk_d2_bound);
   bp.p = params;
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
