@@ -512,41 +512,32 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // no D2a and no granule index. Batches of 64 sequences by one rank
       // and by 4 (16 rounds), and of 32, 128 and 256 by 4 (the sizes the GPU's
       // policy is timed at); and of the chunk's first blocks only (those
-      // before an error), which writes nothing past them; each without and
-      // with segment buckets for pass 2's search.
+      // before an error), which writes nothing past them.
       auto b32 = std::make_unique<ChunkBatch<32>>();
       auto b64 = std::make_unique<ChunkBatch<64>>();
       auto b128 = std::make_unique<ChunkBatch<128>>();
       auto b256 = std::make_unique<ChunkBatch<256>>();
-      auto bb32 = std::make_unique<ChunkBatch<32, true>>();
-      auto bb64 = std::make_unique<ChunkBatch<64, true>>();
-      auto bb128 = std::make_unique<ChunkBatch<128, true>>();
-      auto bb256 = std::make_unique<ChunkBatch<256, true>>();
       for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
                                          std::pair{4u, 128u}, std::pair{4u, 256u}}) {
         for (const uint32_t valid : {n, n / 2}) {
-          for (const bool buckets : {false, true}) {
-            Bytes whole = after_d1;
-            auto d2 = [&](auto g) {
-              auto run = [&](auto& cb) {
-                execute_chunk_matches(g, cb, p.blocks.data(), valid, placed.data(), whole.data());
-              };
-              switch (batch) {
-                case 32: buckets ? run(*bb32) : run(*b32); break;
-                case 128: buckets ? run(*bb128) : run(*b128); break;
-                case 256: buckets ? run(*bb256) : run(*b256); break;
-                default: buckets ? run(*bb64) : run(*b64); break;
-              }
-            };
-            if (ranks == 1) d2(SerialGroup{});
-            else run_group<4>(d2);
-            const uint64_t e = valid < n ? p.blocks[valid].output_offset : data.size();
-            ASSERT_TRUE(std::equal(whole.begin(), whole.begin() + e, data.begin()))
-                << data_kind_name(kind) << " level " << level << ", D2 by chunk, " << ranks << " ranks, batches of "
-                << batch << ", " << valid << " of " << n << " blocks" << (buckets ? ", segment buckets" : "");
-            ASSERT_TRUE(std::equal(whole.begin() + e, whole.end(), after_d1.begin() + e))
-                << data_kind_name(kind) << " level " << level << ", D2 by chunk wrote past block " << valid;
-          }
+          Bytes whole = after_d1;
+          auto d2 = [&](auto g) {
+            auto run = [&](auto& cb) { execute_chunk_matches(g, cb, p.blocks.data(), valid, placed.data(), whole.data()); };
+            switch (batch) {
+              case 32: run(*b32); break;
+              case 128: run(*b128); break;
+              case 256: run(*b256); break;
+              default: run(*b64); break;
+            }
+          };
+          if (ranks == 1) d2(SerialGroup{});
+          else run_group<4>(d2);
+          const uint64_t e = valid < n ? p.blocks[valid].output_offset : data.size();
+          ASSERT_TRUE(std::equal(whole.begin(), whole.begin() + e, data.begin()))
+              << data_kind_name(kind) << " level " << level << ", D2 by chunk, " << ranks << " ranks, batches of "
+              << batch << ", " << valid << " of " << n << " blocks";
+          ASSERT_TRUE(std::equal(whole.begin() + e, whole.end(), after_d1.begin() + e))
+              << data_kind_name(kind) << " level " << level << ", D2 by chunk wrote past block " << valid;
         }
       }
 

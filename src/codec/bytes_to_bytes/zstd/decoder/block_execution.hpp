@@ -659,36 +659,16 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
 // Pass 2 sees only the sequences with bytes left to it (listed: long matches,
 // matches that repeat themselves or read the batch; at level 19 ~15% of a
 // batch's), and finds a byte's among them by binary search.
-//
-// Pass 2 follows a byte back segment by segment, each step a binary search
-// over the batch's 2N segment starts (~200 of a batch's ~800 instructions
-// at level 19, 1 MiB chunks: ncu, H100, 2026-11-25). With segment buckets
-// (an experiment, off on the GPU until timed: ZARRGPU_ZSTD_SEGMENT_BUCKETS)
-// the batch also records, for each 16 bytes of its output from its start,
-// the segment holding the bucket's first byte (each rank those that start
-// in its sequences: ~0.3 a sequence at level 19), and a step is one bucket
-// load and a few steps forward. A batch whose output passes the buckets
-// (long literal runs) searches as before. A batch type of its own
-// (kBuckets), so that the searches without buckets stay as they were.
-template <bool kBuckets>
-struct SegmentBuckets {};
-template <>
-struct SegmentBuckets<true> {
-  uint16_t bucket[kSegmentBuckets];  // the segment holding output byte 16b of the batch
-  uint32_t bucketed;                 // whether bucket[] covers this batch
-};
-
-template <uint32_t N, bool kBuckets = false>
-struct ChunkBatch : SegmentBuckets<kBuckets> {
-  static_assert(2 * N <= 0x10000u, "a segment index fits a bucket");
+template <uint32_t N>
+struct ChunkBatch {
   uint32_t offset[N];
   uint32_t segment_start[2 * N];  // as SequenceBatch's
   uint32_t list_end[N];           // match bytes pass 2 runs, of listed sequences 0..s
   uint32_t list_seq[N];           // the batch's sequence of listed slot s
 };
 
-template <class G, uint32_t N, bool kBuckets>
-ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N, kBuckets>& cb, const BlockRecord* blocks, uint32_t valid,
+template <class G, uint32_t N>
+ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord* blocks, uint32_t valid,
                                       const SequenceTriple* t, uint8_t* out) {
   static_assert(N % G::kSize == 0, "whole rounds of the group's ranks");
   static_assert(G::kSize <= 32, "a ballot's bit a rank");
@@ -725,11 +705,9 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N, kBuckets>& cb, const Bl
     // not repeat themselves: copied by their rank, every load first.
     uint64_t v[kRounds];
     uint32_t left[kRounds];
-    uint32_t span = 0;  // where this rank's last sequence of the batch ends (from the batch's start)
     for (uint32_t j = 0; j < kRounds; ++j) {
       const uint32_t i = j * G::kSize + g.rank();
       const SequenceTriple& s = cur[j].s;
-      if (kBuckets && i < n) span = s.match_start + s.match_length - base;
       left[j] = i < n ? s.match_length : 0u;
       v[j] = 0;
       if (i < n && s.match_length <= kOwnMatchBytes && s.offset >= s.match_length &&
@@ -742,29 +720,14 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N, kBuckets>& cb, const Bl
     }
     uint32_t matches_before = 0, listed = 0;
     const uint32_t below = (1u << g.rank()) - 1u;  // ranks before this one (kSize <= 32)
-    bool bucketed = false;
-    if constexpr (kBuckets) {
-      bucketed = !g.any(span > (kSegmentBuckets << kSegmentBucketShift));
-      if (g.rank() == 0) cb.bucketed = bucketed;
-    }
     for (uint32_t j = 0; j < kRounds; ++j) {
       const uint32_t i = j * G::kSize + g.rank();
       const SequenceTriple& s = cur[j].s;
       if (i < n && left[j] == 0) store_le_bytes(out + s.match_start, v[j], s.match_length);
       if (i < n) {
-        const uint32_t from = cur[j].before - base, match = s.match_start - base;
         cb.offset[i] = s.offset;
-        cb.segment_start[2 * i] = from;
-        cb.segment_start[2 * i + 1] = match;
-        if constexpr (kBuckets) {
-          if (bucketed) {  // the buckets whose first byte lies in this sequence's literals or match
-            constexpr uint32_t kBucket = 1u << kSegmentBucketShift;
-            const uint32_t to = match + s.match_length;
-            for (uint32_t q = (from + kBucket - 1) >> kSegmentBucketShift; q << kSegmentBucketShift < to; ++q) {
-              cb.bucket[q] = static_cast<uint16_t>(q << kSegmentBucketShift < match ? 2 * i : 2 * i + 1);
-            }
-          }
-        }
+        cb.segment_start[2 * i] = cur[j].before - base;
+        cb.segment_start[2 * i + 1] = s.match_start - base;
       }
       const uint32_t matches = matches_before + g.inclusive_sum(left[j]);
       const uint32_t lists = g.ballot(left[j] != 0);

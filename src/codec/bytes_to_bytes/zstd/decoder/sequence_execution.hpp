@@ -162,23 +162,8 @@ inline constexpr uint32_t kMatchesUnroll = 4;
 // Largest segment index s < end whose start is <= pos (segment 0 starts at 0).
 // Batch: any batch with segment_start (SequenceBatch, block_execution.hpp's
 // ChunkBatch).
-// A ChunkBatch with segment buckets (block_execution.hpp: bucket b holds the
-// segment of the batch's byte 16b) starts from the bucket of pos and steps
-// forward.
-inline constexpr uint32_t kSegmentBucketShift = 4;
-inline constexpr uint32_t kSegmentBuckets = 64;  // 1 KiB of a batch's output
 template <class Batch>
 ZARRGPU_HD_INLINE uint32_t find_segment(const Batch& b, uint32_t end, uint32_t pos) {
-  if constexpr (requires { b.bucket[0]; }) {
-    if (b.bucketed) {
-      // Below `end` whatever the bucket holds: pass 2's walk back then
-      // moves to a lower segment each step and ends.
-      const uint32_t at = b.bucket[pos >> kSegmentBucketShift];
-      uint32_t s = at < end ? at : end - 1;
-      while (s + 1 < end && b.segment_start[s + 1] <= pos) ++s;
-      return s;
-    }
-  }
   uint32_t lo = 0, hi = end;
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) >> 1;

@@ -78,10 +78,6 @@ struct BlockParallelParams {
   // D2 by chunk (execute_chunk below) instead of by block: the policy's
   // rule (D2Mode::automatic), or as the caller fixed it.
   D2Mode d2_mode;
-  // D2 by chunk's pass 2 searches segments through buckets
-  // (decoder/block_execution.hpp's ChunkBatch): an experiment, on under
-  // ZARRGPU_ZSTD_SEGMENT_BUCKETS=1 only, until timed.
-  bool segment_buckets;
 
   __device__ __forceinline__ bool in_class(size_t c) const {
     return weight_class == kEveryClass || classes[c] == weight_class;
@@ -394,8 +390,8 @@ struct AgentBlockParallel {
   // Phase D2 by chunk, one warp per chunk of the wave (of the class), after
   // D1 of the whole wave: every match of the blocks C4 validated, in order
   // (decoder/block_execution.hpp's execute_chunk_matches).
-  template <uint32_t N, bool kBuckets>
-  __device__ __forceinline__ void execute_chunk(ChunkBatch<N, kBuckets>& cb, size_t c) {
+  template <uint32_t N>
+  __device__ __forceinline__ void execute_chunk(ChunkBatch<N>& cb, size_t c) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || !bp.in_class(c)) return;
     execute_chunk_matches(WarpGroup{}, cb, bp.chunk_blocks(c), plan.valid_blocks, bp.chunk_triples(c),

@@ -201,13 +201,6 @@ bool classes_requested() {
   return env == nullptr || std::strcmp(env, "1") != 0;
 }
 
-// ZARRGPU_ZSTD_SEGMENT_BUCKETS=1: D2 by chunk's pass 2 through segment
-// buckets (BlockParallelParams::segment_buckets), an experiment not yet timed.
-bool segment_buckets_requested() {
-  const char* env = std::getenv("ZARRGPU_ZSTD_SEGMENT_BUCKETS");
-  return env != nullptr && std::strcmp(env, "1") == 0;
-}
-
 // ZARRGPU_ZSTD_WAVE_LANES=1: waves one after the other on the caller's
 // stream, for comparisons.
 bool wave_lanes_requested() {
@@ -277,10 +270,7 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
       r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, st);
     }
   }
-  if (r == kSuccess) {
-    r = bp.segment_buckets ? launch_bp(execute_chunks_kernel<BpPolicy, true>, n, warps, BpPolicy::kThreads, bp, s)
-                           : launch_bp(execute_chunks_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
-  }
+  if (r == kSuccess) r = launch_bp(execute_chunks_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   return r;
 }
@@ -405,7 +395,6 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
                                                                                : BpPolicy::kMaxD2Stages);
   bp.d2_stage = 0;
   bp.d2_mode = requested_d2_mode(options.d2_mode);
-  bp.segment_buckets = segment_buckets_requested();
   // Whether every wave's D2 runs by chunk (kernel_block_parallel.cuh's
   // d2_by_chunk): then D1 builds no granule index and nothing zeroes it.
   // The device's rule also weighs the wave's sequences a block, by a

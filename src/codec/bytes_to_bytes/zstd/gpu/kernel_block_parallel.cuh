@@ -408,14 +408,12 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
   });
 }
 
-// kBuckets: with D2 by chunk's segment buckets, an experiment (a kernel of
-// its own, so that the default one's registers are as before).
-template <class Policy, bool kBuckets = false>
+template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_chunks_kernel(BlockParallelParams bp) {
   if (!d2_by_chunk<Policy>(bp)) return;
   __shared__ union {
-    ChunkBatch<Policy::kSmallChunkBatchSequences, kBuckets> small[Policy::kWarpsPerBlock];
-    ChunkBatch<Policy::kChunkBatchSequences, kBuckets> large[Policy::kWarpsPerBlock];
+    ChunkBatch<Policy::kSmallChunkBatchSequences> small[Policy::kWarpsPerBlock];
+    ChunkBatch<Policy::kChunkBatchSequences> large[Policy::kWarpsPerBlock];
   } batch;
   const uint32_t warp = threadIdx.x >> 5;
   const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
