@@ -377,7 +377,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       const std::vector<SequenceTriple> as_decoded = p.triples;
 
       // D1 on a thread per block, later blocks first; every eighth block as a
-      // group of 4 ranks (batches prepared by prefix sums, rounds carried),
+      // group of 4 ranks (batches prepared by prefix sums, rounds carried) and
+      // every eighth as a warp of 32 (its literals through windows),
       // and two more in parts, at once, as the GPU's thread blocks run
       // them: 3 parts of one rank, and 2 parts of 4 ranks.
       Bytes out(data.size(), 0xAA);
@@ -416,6 +417,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
                                    granules.data(), out.data());
             };
             if (k % 8 == 3) run_group<4>(d1);
+            else if (k % 8 == 7) run_group<32>(d1);  // a warp's 256-byte literal windows
             else d1(SerialGroup{});
           });
         }

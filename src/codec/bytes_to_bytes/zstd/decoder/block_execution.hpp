@@ -151,7 +151,11 @@ ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, ui
 // A batch whose literal runs are all short (level 19: ~5.5 literals a
 // sequence) has each rank copy its own sequences' runs
 // (place_batch_literals_by_sequence); otherwise ranks share every run's
-// words (place_batch_literals), which long runs need.
+// words (place_batch_literals), which long runs need. Copied by sequence,
+// a batch's literals come from a window of G::kSize aligned words (one a
+// rank, 256 bytes in a warp), loaded as soon as the batch before has its
+// prefix sums (place_batch_literals_from_window), where they fit in it
+// (level 19: ~180 literals a batch of 32 sequences).
 inline constexpr uint32_t kShortLiteralRun = 32;
 
 template <class G>
@@ -167,6 +171,16 @@ ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit
     next_ml = i < to ? t[i].match_length : 0u;
   };
   prefetch(from);
+  // Rank r's word of the window of literals at `pos`: the aligned word r
+  // past the one holding literal pos (none for RLE or in-place literals).
+  const bool windows = !lit.rle && !lit.in_output;
+  const int64_t off = windows ? static_cast<int64_t>(reinterpret_cast<uintptr_t>(lit.data) & 7u) : 0;
+  const AlignedWords words{lit.data, static_cast<int64_t>(lit.size), off};
+  auto load_window = [&](size_t pos) -> uint64_t {
+    const int64_t j = ((static_cast<int64_t>(pos) + off) >> 3) + g.rank();
+    return windows && 8 * j - off < static_cast<int64_t>(lit.size) ? words.word(j) : 0;
+  };
+  uint64_t window = load_window(*lit_pos);
   for (uint32_t done = from; done < to;) {
     const uint32_t left = to - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
@@ -195,10 +209,20 @@ ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit
     prefetch(done + n);
     const bool by_sequence = !lit.in_output && !g.any(long_run);
     g.sync();
-    if (by_sequence) place_batch_literals_by_sequence(g, sb, n, block_out + *op, lit, *lit_pos);
-    else place_batch_literals(g, sb, n, block_out + *op, lit, *lit_pos);
-    *op += sb.literals_end[n - 1] + sb.matches_end[n - 1];
-    *lit_pos += sb.literals_end[n - 1];
+    const uint32_t batch_literals = sb.literals_end[n - 1];
+    // The next batch's window, in flight while this batch is placed.
+    const uint64_t next_window = done + n < to ? load_window(*lit_pos + batch_literals) : 0;
+    const auto first = static_cast<uint32_t>((static_cast<int64_t>(*lit_pos) + off) & 7);
+    if (by_sequence && windows && first + batch_literals <= 8 * G::kSize) {
+      place_batch_literals_from_window(g, sb, n, block_out + *op, window, first);
+    } else if (by_sequence) {
+      place_batch_literals_by_sequence(g, sb, n, block_out + *op, lit, *lit_pos);
+    } else {
+      place_batch_literals(g, sb, n, block_out + *op, lit, *lit_pos);
+    }
+    *op += batch_literals + sb.matches_end[n - 1];
+    *lit_pos += batch_literals;
+    window = next_window;
     done += n;
   }
 }

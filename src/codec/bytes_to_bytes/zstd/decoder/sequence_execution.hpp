@@ -249,6 +249,37 @@ ZARRGPU_HD void place_batch_literals_by_sequence(G g, const SequenceBatch& b, ui
   }
 }
 
+// Pass 1 by sequence, as above, for a batch whose literals lie in `window`:
+// rank r holds the literals' aligned word j0 + r (AlignedWords), loaded a
+// batch ahead by block_execution.hpp's place_block_literals, and the batch's
+// first literal is byte `first` (< 8) of word j0, first + the batch's
+// literals <= 8 x G::kSize. Each run's words reach its rank by shuffles:
+// no load waits on the batch's prefix sums (D1's literal loads, one round
+// trip a batch on its chain, were 54% of its stall samples at level 19, 64
+// KiB chunks, ncu, H100, 2026-11-25).
+template <class G>
+ZARRGPU_HD void place_batch_literals_from_window(G g, const SequenceBatch& b, uint32_t count, uint8_t* base,
+                                                 uint64_t window, uint32_t first) {
+  static_assert((G::kSize & (G::kSize - 1)) == 0, "ranks index the window's words modulo G::kSize");
+  for (uint32_t round = 0; round < count; round += G::kSize) {  // the same in every rank: all shuffle together
+    const uint32_t i = round + g.rank();
+    uint32_t before = 0, n = 0;
+    uint8_t* dst = base;
+    if (i < count) {
+      before = i == 0 ? 0u : b.literals_end[i - 1];
+      n = b.literals_end[i] - before;
+      dst = base + before + (i == 0 ? 0u : b.matches_end[i - 1]);
+    }
+    for (uint32_t k = 0; g.any(k < n); k += 8) {
+      const uint32_t x = first + before + k;  // in the window; past it only where k >= n
+      const uint32_t s = x & 7u;
+      const uint64_t lo = g.shuffle64(window, (x >> 3) & (G::kSize - 1));
+      const uint64_t hi = g.shuffle64(window, ((x >> 3) + 1) & (G::kSize - 1));
+      if (k < n) store_le_bytes(dst + k, s == 0 ? lo : (lo >> (8 * s)) | (hi << (64 - 8 * s)), n - k < 8 ? n - k : 8u);
+    }
+  }
+}
+
 // How pass 2 meets bytes outside the batch. The identity for one-thread or
 // one-group decoding of a frame, where everything before the batch is final.
 // The block-parallel decoder's D2 (block_execution.hpp) writes some match
