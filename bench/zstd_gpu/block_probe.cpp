@@ -5,7 +5,7 @@
 // first block, whose phase C could run in B3 (NOTES v24, branch
 // next/b3-resolve).
 //
-//   g++ -O2 -std=c++20 -Ibench/zstd_gpu bench/zstd_gpu/block_probe.cpp -o /tmp/block_probe -lzstd -lpthread
+//   g++ -O2 -std=c++20 -Isrc -Ibench/zstd_gpu bench/zstd_gpu/block_probe.cpp -o /tmp/block_probe -lzstd -lpthread
 //   /tmp/block_probe [level 19] [chunk KiB 64] [chunks 32]
 //
 // Level 19 (2026-11-25): 64 KiB 1.00 block a chunk (32 of 32 chunks one
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench_data.hpp"
+#include "codec/bytes_to_bytes/zstd/decoder/frame_walk.hpp"
 
 int main(int argc, char** argv) {
   const int level = argc > 1 ? atoi(argv[1]) : 19;
@@ -26,26 +27,20 @@ int main(int argc, char** argv) {
   const auto data = zarrgpu::bench::make_era5_like(skip + cb * chunks + 1024 * 1024, 2);
   std::vector<unsigned char> out(ZSTD_compressBound(cb));
   size_t per_count[64] = {}, blocks = 0, compressed = 0;
+  using namespace zarrgpu::zstd;
+  const ChunkLimits limits = chunk_limits(cb, 0xFFFFFFFFu, 0xFFFFFFFFu);
   for (size_t c = 0; c < chunks; ++c) {
     const size_t n = ZSTD_compress(out.data(), out.size(), data.data() + skip + c * cb, cb, level);
     if (ZSTD_isError(n)) { std::printf("error: %s\n", ZSTD_getErrorName(n)); return 1; }
-    // Frame header (RFC 8878 §3.1.1.1), then the blocks' 3-byte headers.
-    const unsigned char* p = out.data();
-    size_t pos = 4;
-    const unsigned fhd = p[pos++];
-    const unsigned dict_id = fhd & 3u, single_segment = (fhd >> 5) & 1u, fcs = fhd >> 6;
-    if (!single_segment) ++pos;  // Window_Descriptor
-    pos += dict_id == 3 ? 4 : dict_id;
-    pos += fcs == 0 ? single_segment : fcs == 1 ? 2 : fcs == 2 ? 4 : 8;
-    size_t k = 0;
-    for (bool last = false; !last && pos + 3 <= n; ++k) {
-      const unsigned h = p[pos] | p[pos + 1] << 8 | p[pos + 2] << 16;
-      pos += 3;
-      last = h & 1u;
-      const unsigned type = (h >> 1) & 3u, size = h >> 3;
-      compressed += type == 2;
-      pos += type == 1 ? 1 : size;
-    }
+    // The decoder's own phase A (the GPU's walk): every block's record.
+    ChunkPlan plan{};
+    walk_chunk(out.data(), n, limits, &plan, nullptr, nullptr);
+    std::vector<FrameRecord> frames(plan.frame_count);
+    std::vector<BlockRecord> records(plan.block_count);
+    walk_chunk(out.data(), n, limits, &plan, frames.data(), records.data());
+    if (plan.walk_status != Status::ok) { std::printf("chunk %zu: the walk failed\n", c); return 1; }
+    const size_t k = records.size();
+    for (const BlockRecord& b : records) compressed += b.type == BlockType::compressed;
     ++per_count[k < 63 ? k : 63];
     blocks += k;
   }
