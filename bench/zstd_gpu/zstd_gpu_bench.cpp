@@ -236,12 +236,17 @@ double time_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t s,
   return bytes / median(t) / 1e9;
 }
 
+double gib(size_t bytes) { return double(bytes) / double(1ull << 30); }
+
 struct Row {
   int level;
   size_t chunk_kib, chunks, decoded, compressed;
   double ours = 0, nvcomp = -1, cpu = -1, ours_bp = -1, one_warp = 0;
   bool ours_ok = false, nvcomp_ok = false, ours_bp_ok = false, one_warp_ok = false;
   bool auto_block_parallel = false;  // the path Strategy::automatic takes (the `ours` figure)
+  // Scratch each decoder asked for (get_decompress_temp_size with the
+  // automatic strategy; nvcompBatchedZstdDecompressGetTempSize), bytes.
+  size_t ours_temp = 0, nvcomp_temp = 0;
 };
 
 }  // namespace
@@ -342,6 +347,7 @@ int main(int argc, char** argv) {
         zg::DecompressOptions automatic;
         automatic.max_uncompressed_chunk_bytes = kib * 1024;
         row.auto_block_parallel = zg::use_block_parallel(d.n, automatic) && row.ours_bp >= 0;
+        zg::get_decompress_temp_size(d.n, kib * 1024, automatic, &row.ours_temp);
         row.ours = row.auto_block_parallel ? row.ours_bp : row.one_warp;
         row.ours_ok = row.auto_block_parallel ? row.ours_bp_ok : row.one_warp_ok;
       }
@@ -352,6 +358,7 @@ int main(int argc, char** argv) {
         size_t ntemp = 0;
         if (nvcompBatchedZstdDecompressGetTempSize(d.n, kib * 1024, opts, &ntemp, d.decoded, stream) ==
             nvcompSuccess) {
+          row.nvcomp_temp = ntemp;
           void* nv_temp = nullptr;
           nvcompStatus_t* nv_status = nullptr;
           CUDA_CHECK(cudaMalloc(&nv_temp, ntemp + 1));
@@ -374,12 +381,13 @@ int main(int argc, char** argv) {
 #endif
       if (a.cpu) row.cpu = cpu_decode_gbps(b, cpu_out, a.threads, std::max(1, a.runs / 2));
       std::printf("level %3d  chunk %5zu KiB  %7zu chunks  ratio %5.3f  zarrgpu %7.2f GB/s (%s)%s  nvcomp %7.2f GB/s%s  "
-                  "libzstd(%u thr) %6.2f GB/s  one-warp %7.2f%s  block-parallel %7.2f%s  (compress %.1f s)\n",
+                  "libzstd(%u thr) %6.2f GB/s  one-warp %7.2f%s  block-parallel %7.2f%s  temp %.2f / %.2f GiB  "
+                  "(compress %.1f s)\n",
                   level, kib, row.chunks, double(row.decoded) / row.compressed, row.ours,
                   row.auto_block_parallel ? "block-parallel" : "one warp", row.ours_ok ? "" : " WRONG", row.nvcomp,
                   have_nvcomp && !row.nvcomp_ok ? " WRONG" : "", a.threads, row.cpu, row.one_warp,
                   row.one_warp_ok ? "" : " WRONG", row.ours_bp, row.ours_bp >= 0 && !row.ours_bp_ok ? " WRONG" : "",
-                  t_comp);
+                  gib(row.ours_temp), gib(row.nvcomp_temp), t_comp);
       std::fflush(stdout);
       rows.push_back(row);
     }
@@ -392,7 +400,7 @@ int main(int argc, char** argv) {
   csv << "# device=" << prop.name << ",date=" << date << ",command=" << a.command << "\n";
   csv << "level,chunk_kib,chunks,decoded_bytes,compressed_bytes,ratio,zarrgpu_gbps,nvcomp_gbps,libzstd_cpu_gbps,"
          "zarrgpu_verified,nvcomp_verified,zarrgpu_block_parallel_gbps,zarrgpu_block_parallel_verified,"
-         "zarrgpu_one_warp_gbps,zarrgpu_one_warp_verified,zarrgpu_path\n";
+         "zarrgpu_one_warp_gbps,zarrgpu_one_warp_verified,zarrgpu_path,zarrgpu_temp_bytes,nvcomp_temp_bytes\n";
   md << "# zarrgpu batched Zstandard decode, GB/s of decoded data\n\n"
      << "- device: " << prop.name << " (" << prop.multiProcessorCount << " SMs); CPU threads: " << a.threads << "\n"
      << "- date: " << date << "\n- command: `" << a.command << "`\n"
@@ -400,10 +408,11 @@ int main(int argc, char** argv) {
      << a.gib_l19 << " GiB\n"
      << "- GPU: CUDA events around the decode call, median of " << a.runs << " runs, data resident on the GPU\n"
      << "- zarrgpu GPU: the path the decoder's automatic strategy takes for the batch (bp: block-parallel, 1w: one "
-        "warp per chunk); both paths are timed where chunks span several blocks\n\n"
+        "warp per chunk); both paths are timed where chunks span several blocks\n"
+     << "- temp: the scratch each GPU decoder asks for this batch, GiB (zarrgpu / nvCOMP)\n\n"
      << "| level | chunk | chunks | ratio | zarrgpu GPU | nvCOMP GPU | libzstd CPU | zarrgpu / nvCOMP |"
-     << " one warp | block-parallel |\n"
-     << "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+     << " one warp | block-parallel | temp GiB |\n"
+     << "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   js << "{\n  \"device\": \"" << prop.name << "\",\n  \"date\": \"" << date << "\",\n  \"command\": \"" << cmd_escaped
      << "\",\n  \"cpu_threads\": " << a.threads << ",\n  \"rows\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -411,7 +420,8 @@ int main(int argc, char** argv) {
     const double ratio = double(r.decoded) / r.compressed;
     csv << r.level << "," << r.chunk_kib << "," << r.chunks << "," << r.decoded << "," << r.compressed << "," << ratio
         << "," << r.ours << "," << r.nvcomp << "," << r.cpu << "," << r.ours_ok << "," << r.nvcomp_ok << "," << r.ours_bp << "," << r.ours_bp_ok
-        << "," << r.one_warp << "," << r.one_warp_ok << "," << (r.auto_block_parallel ? "block_parallel" : "one_warp") << "\n";
+        << "," << r.one_warp << "," << r.one_warp_ok << "," << (r.auto_block_parallel ? "block_parallel" : "one_warp") << ","
+        << r.ours_temp << "," << r.nvcomp_temp << "\n";
     char line[512];
     std::snprintf(line, sizeof line, "| %d | %zu KiB | %zu | %.3f | %.2f %s%s | %s | %s | %s |", r.level, r.chunk_kib,
                   r.chunks, ratio, r.ours, r.auto_block_parallel ? "bp" : "1w", r.ours_ok ? "" : " (WRONG)",
@@ -419,17 +429,18 @@ int main(int argc, char** argv) {
                   r.cpu >= 0 ? std::to_string(r.cpu).substr(0, 6).c_str() : "n/a",
                   r.nvcomp > 0 ? std::to_string(r.ours / r.nvcomp).substr(0, 5).c_str() : "n/a");
     std::string md_line = line;
-    char more[128];
-    std::snprintf(more, sizeof more, " %.2f%s | %s%s |\n", r.one_warp, r.one_warp_ok ? "" : " (WRONG)",
+    char more[160];
+    std::snprintf(more, sizeof more, " %.2f%s | %s%s | %.2f / %.2f |\n", r.one_warp, r.one_warp_ok ? "" : " (WRONG)",
                   r.ours_bp >= 0 ? std::to_string(r.ours_bp).substr(0, 6).c_str() : "n/a",
-                  r.ours_bp >= 0 && !r.ours_bp_ok ? " (WRONG)" : "");
+                  r.ours_bp >= 0 && !r.ours_bp_ok ? " (WRONG)" : "", gib(r.ours_temp), gib(r.nvcomp_temp));
     md_line += more;
     md << md_line;
     js << "    {\"level\": " << r.level << ", \"chunk_kib\": " << r.chunk_kib << ", \"chunks\": " << r.chunks
        << ", \"decoded_bytes\": " << r.decoded << ", \"compressed_bytes\": " << r.compressed
        << ", \"zarrgpu_gbps\": " << r.ours << ", \"nvcomp_gbps\": " << r.nvcomp << ", \"libzstd_cpu_gbps\": " << r.cpu
        << ", \"zarrgpu_verified\": " << (r.ours_ok ? "true" : "false")
-       << ", \"nvcomp_verified\": " << (r.nvcomp_ok ? "true" : "false") << "}" << (i + 1 < rows.size() ? "," : "")
+       << ", \"nvcomp_verified\": " << (r.nvcomp_ok ? "true" : "false") << ", \"zarrgpu_temp_bytes\": " << r.ours_temp
+       << ", \"nvcomp_temp_bytes\": " << r.nvcomp_temp << "}" << (i + 1 < rows.size() ? "," : "")
        << "\n";
   }
   js << "  ]\n}\n";

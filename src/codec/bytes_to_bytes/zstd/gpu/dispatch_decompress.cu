@@ -91,8 +91,15 @@ bool trace_requested() {
   return env != nullptr && std::strcmp(env, "1") == 0;
 }
 
+// A wave's scratch: the caller's bound, else ZARRGPU_ZSTD_WAVE_TEMP_MIB
+// (for comparisons), else the policy's.
 uint64_t wave_budget(const DecompressOptions& options) {
-  return options.wave_temp_bytes != 0 ? options.wave_temp_bytes : BpPolicy::kWaveTempBytes;
+  if (options.wave_temp_bytes != 0) return options.wave_temp_bytes;
+  if (const char* env = std::getenv("ZARRGPU_ZSTD_WAVE_TEMP_MIB")) {
+    const uint64_t mib = std::strtoull(env, nullptr, 10);
+    if (mib != 0) return mib << 20;
+  }
+  return BpPolicy::kWaveTempBytes;
 }
 
 // Kernel k on `blocks` thread blocks of `threads` (none: nothing to launch).
