@@ -93,7 +93,6 @@ struct BlockRecord {
   uint32_t repeat_in[3];      // C2: repeat offsets entering the block
   uint64_t output_offset;     // C2: exact for every block before the chunk's first error
   Status resolve_status;      // C3
-  uint64_t reach;             // C3: lowest output byte its matches read (>= the frame's start)
 };
 
 // Per chunk: what the walk found and the later phases' verdicts.

@@ -197,8 +197,8 @@ ZARRGPU_HD_INLINE void place_blocks(const ChunkPlan& plan, FrameRecord* frames, 
   place_blocks(SerialGroup{}, rs, plan, frames, blocks);
 }
 
-// C3 for compressed block b of frame fr (C2 done): b.resolve_status, b.reach,
-// and the resolved offsets of its triples. The checks and their order are
+// C3 for compressed block b of frame fr (C2 done): b.resolve_status and the
+// resolved offsets of its triples. The checks and their order are
 // those of a serial pass over the sequences; each rank checks its run from
 // the exact state before it, and the lowest failing index wins — runs after
 // a failure may see garbage and fail too, but never at a lower index.
@@ -224,10 +224,7 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
     else if (b.status != Status::ok) pre = b.status;
   }
   if (pre != Status::ok) {
-    if (g.rank() == 0) {
-      b.resolve_status = pre;
-      b.reach = op_start;
-    }
+    if (g.rank() == 0) b.resolve_status = pre;
     g.sync();
     return;
   }
@@ -243,7 +240,7 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
   uint32_t rep[3];
   repeat_apply(before.map, b.repeat_in, rep);
   uint64_t cur_lit = before.literals, matched = before.matches;
-  ResolutionError e{~uint64_t{0}, ~0u, static_cast<uint32_t>(Status::ok)};
+  ResolutionError e{~0u, static_cast<uint32_t>(Status::ok)};
   const uint64_t window = fr.window_size;
   visit_triples<true>(t, lo, hi, [&](uint32_t i, SequenceTriple& s) {
     const uint32_t offset = resolve_offset(s.offset, s.literals_length, rep);
@@ -260,7 +257,6 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
       e.status = static_cast<uint32_t>(st);
       return false;
     }
-    if (cur_op - offset < e.reach) e.reach = cur_op - offset;
     matched += s.match_length;
     s.offset = offset;
     return true;
@@ -268,18 +264,16 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
   rs.errors[g.rank()] = e;  // scan_runs ended with a sync
   g.sync();
   if (g.rank() == 0) {
-    ResolutionError first{op_start, ~0u, static_cast<uint32_t>(Status::ok)};
+    ResolutionError first{~0u, static_cast<uint32_t>(Status::ok)};
     for (uint32_t r = 0; r < G::kSize; ++r) {
       const ResolutionError x = rs.errors[r];
       if (x.index < first.index) first.index = x.index, first.status = x.status;
-      if (x.reach < first.reach) first.reach = x.reach;
     }
     Status st = static_cast<Status>(first.status);
     // triples_bound(): past triples_capacity a sequence is an error.
     if (first.index == ~0u && b.sequence_count > b.triples_capacity) st = Status::corrupt_sequences;
     if (st == Status::ok && b.sequence_count > 0 && !b.bitstream_exact) st = Status::corrupt_sequences;
     b.resolve_status = st;
-    b.reach = first.reach;
   }
   g.sync();
 }

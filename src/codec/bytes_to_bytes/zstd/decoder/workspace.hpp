@@ -33,7 +33,6 @@ struct ResolutionRun {
   uint64_t matches;   // Match_Length likewise
 };
 struct ResolutionError {
-  uint64_t reach;     // lowest output byte the rank's valid matches read
   uint32_t index;     // first sequence of the rank's run that fails (~0u: none)
   uint32_t status;
 };
