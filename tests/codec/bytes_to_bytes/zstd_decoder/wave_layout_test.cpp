@@ -146,6 +146,25 @@ TEST(ZstdWaveLayout, TwoLanesSplitTheTempAndFitIt) {
   EXPECT_EQ(plan_waves(mib, temp, 2048, 6336, false).wave, mib.wave_chunks(temp, 2048));
 }
 
+// The default scratch a wave may take: 16 GiB where D2 runs by chunk and
+// its chains are long (chunk bounds over 256 KiB up to 1 MiB), 8 GiB
+// elsewhere. The bench's 2 GiB of 1 MiB chunks then run in one wave (one
+// serial tail, not three), in ~11 GiB of temp.
+TEST(ZstdWaveLayout, LongChainsGetOneWaveForTheBenchsMiBChunks) {
+  using P = BlockParallelPolicySm90;
+  EXPECT_EQ(default_wave_temp_bytes(64 * 1024), P::kWaveTempBytes);
+  EXPECT_EQ(default_wave_temp_bytes(256 * 1024), P::kWaveTempBytes);
+  EXPECT_EQ(default_wave_temp_bytes(256 * 1024 + 1), P::kLongChainWaveTempBytes);
+  EXPECT_EQ(default_wave_temp_bytes(kMiB), P::kLongChainWaveTempBytes);
+  EXPECT_EQ(default_wave_temp_bytes(kMiB + 1), P::kWaveTempBytes);
+  EXPECT_EQ(default_wave_temp_bytes(4 * kMiB), P::kWaveTempBytes);
+  EXPECT_GT(P::kLongChainWaveTempBytes, P::kWaveTempBytes);
+  const WaveLayout mib(kMiB);
+  EXPECT_EQ(mib.wave_chunks(default_wave_temp_bytes(kMiB), 2048), 2048u);
+  EXPECT_LT(mib.bytes(2048), uint64_t{12} << 30);
+  EXPECT_LT(mib.wave_chunks(P::kWaveTempBytes, 2048), 2048u);
+}
+
 // B3's order buckets: more sequences never come later, a block without
 // sequences comes last, and buckets are half an octave wide (level 19's
 // blocks of 2,000 to 32,000 sequences spread over eight of them).

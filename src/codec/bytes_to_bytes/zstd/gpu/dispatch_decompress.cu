@@ -91,15 +91,16 @@ bool trace_requested() {
   return env != nullptr && std::strcmp(env, "1") == 0;
 }
 
-// A wave's scratch: the caller's bound, else ZARRGPU_ZSTD_WAVE_TEMP_MIB
-// (for comparisons), else the policy's.
-uint64_t wave_budget(const DecompressOptions& options) {
+// A wave's scratch for chunks of up to max_chunk_bytes: the caller's
+// bound, else ZARRGPU_ZSTD_WAVE_TEMP_MIB (for comparisons), else the
+// policy's for that chunk bound.
+uint64_t wave_budget(const DecompressOptions& options, uint64_t max_chunk_bytes) {
   if (options.wave_temp_bytes != 0) return options.wave_temp_bytes;
   if (const char* env = std::getenv("ZARRGPU_ZSTD_WAVE_TEMP_MIB")) {
     const uint64_t mib = std::strtoull(env, nullptr, 10);
     if (mib != 0) return mib << 20;
   }
-  return BpPolicy::kWaveTempBytes;
+  return default_wave_temp_bytes(max_chunk_bytes);
 }
 
 // Kernel k on `blocks` thread blocks of `threads` (none: nothing to launch).
@@ -312,7 +313,7 @@ Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk
   const WaveLayout layout(max_uncompressed_chunk_bytes > options.max_uncompressed_chunk_bytes
                                ? max_uncompressed_chunk_bytes
                                : options.max_uncompressed_chunk_bytes);
-  uint64_t wave = layout.wave_chunks(wave_budget(options), num_chunks);
+  uint64_t wave = layout.wave_chunks(wave_budget(options, layout.max_chunk_bytes), num_chunks);
   if (wave == 0) wave = 1;  // one chunk larger than a wave's budget still gets its scratch
   *temp_bytes = static_cast<size_t>(layout.bytes(wave));
   return kSuccess;

@@ -52,8 +52,10 @@ struct DecompressOptions {
   // The value given to get_decompress_temp_size; the block-parallel path
   // lays out its scratch with it (chunks that decode to more fall back).
   size_t max_uncompressed_chunk_bytes = 0;
-  // Block-parallel scratch of one wave of chunks (0: 8 GiB); a batch that
-  // needs more is decoded wave after wave. Bounds get_decompress_temp_size.
+  // Block-parallel scratch of one wave of chunks (0: 16 GiB for chunk
+  // bounds over 256 KiB up to 1 MiB, else 8 GiB: gpu/policy.cuh's
+  // kWaveTempBytes); a batch that needs more is decoded wave after wave.
+  // Bounds get_decompress_temp_size.
   size_t wave_temp_bytes = 0;
   // Block parallel: run each wave's light and heavy chunks (by sequence
   // count) side by side on the caller's stream and a second one
@@ -109,8 +111,9 @@ inline constexpr Result kInvalidArgument = 1;  // == cudaErrorInvalidValue
 // place in the output, so it needs a small constant; callers must still ask.
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes);
 // The same for the given options: the block-parallel path needs scratch of
-// ~5x max_uncompressed_chunk_bytes per chunk of a wave (at most 8 GiB a
-// wave; a larger batch is decoded wave after wave).
+// ~5.5x max_uncompressed_chunk_bytes per chunk of a wave (at most
+// DecompressOptions::wave_temp_bytes a wave; a larger batch is decoded
+// wave after wave).
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes,
                                 const DecompressOptions& options, size_t* temp_bytes);
 
