@@ -80,7 +80,7 @@ TEST(ZstdSequenceResolution, RepeatMapsComposeLikeSerialResolution) {
   }
 }
 
-// Phases A, B, C1 and C2 of one chunk, serially.
+// Phases A, B (whose B3 leaves C1's summaries) and C2 of one chunk, serially.
 struct Prepared {
   ChunkPlan plan;
   std::vector<FrameRecord> frames;
@@ -106,14 +106,14 @@ Prepared prepare(const Bytes& in, size_t capacity) {
     if (b.type != BlockType::compressed) continue;
     decode_block_sections(SerialGroup{}, *ws, *entropy, in.data(), p.blocks.data(), b, p.frames[b.frame].block_size_max,
                           p.literals.data(), p.triples.data());
-    summarize_block(SerialGroup{}, ws->scratch.resolution, b, p.triples.data());
   }
   place_blocks(p.plan, p.frames.data(), p.blocks.data());
   return p;
 }
 
 // C2 of the chunk, and C1 and C3 of every compressed block, by N ranks
-// agree with one rank.
+// agree with one rank; C1 by N ranks from the triples also agrees with the
+// summary B3 left as it decoded them (prepare()).
 template <uint32_t N>
 void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
   Prepared q = p;
@@ -224,6 +224,14 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
   expect_ranks_agree<32>(p, data.size(), "three frames");
 }
 
+// The C1 summaries of two records agree.
+bool same_summary(const BlockRecord& x, const BlockRecord& y) {
+  for (int s = 0; s < 3; ++s) {
+    if (x.repeat_map.src[s] != y.repeat_map.src[s] || x.repeat_map.value[s] != y.repeat_map.value[s]) return false;
+  }
+  return x.match_bytes == y.match_bytes;
+}
+
 // B1 by N ranks hands B2 and B3 what one rank hands them: the same
 // records, stream places and tables; and B2 and B3 from either give the same
 // literals and triples (B3 once with length codes computed from full
@@ -306,6 +314,14 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     decode_block_sequences(*many, *packed, in.data(), b, tri_b.data(), &codes, reader);
     ASSERT_EQ(b.status, a.status) << at;
     ASSERT_EQ(b.bitstream_exact, a.bitstream_exact) << at;
+    // B3's C1 summary, each way, is C1's from the triples (summarize_block).
+    BlockRecord c1 = a;
+    if (a.status == Status::ok) {
+      ResolutionScratch rs;
+      summarize_block(SerialGroup{}, rs, c1, tri_a.data());
+      ASSERT_TRUE(same_summary(a, c1)) << at;
+    }
+    ASSERT_TRUE(same_summary(b, a)) << at;
     ASSERT_EQ(lit_b, lit_a) << at;
     // And as the GPU runs it where the wave's blocks are long: fat length tables.
     std::vector<SequenceTriple> tri_f(plan.triples);
@@ -316,6 +332,7 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     decode_block_sequences(*many, *fat, in.data(), f, tri_f.data(), &codes, fat_reader);
     ASSERT_EQ(f.status, a.status) << at;
     ASSERT_EQ(f.bitstream_exact, a.bitstream_exact) << at;
+    ASSERT_TRUE(same_summary(f, a)) << at << " (fat)";
     for (size_t i = 0; i < tri_a.size(); ++i) {
       ASSERT_EQ(tri_b[i].literals_length, tri_a[i].literals_length) << at << " sequence " << i;
       ASSERT_EQ(tri_b[i].match_length, tri_a[i].match_length) << at << " sequence " << i;

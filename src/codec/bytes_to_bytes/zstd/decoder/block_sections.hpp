@@ -12,7 +12,9 @@
 //     and FSE tables, where the streams are; tables and stream places go to
 //     the block's BlockEntropy (global scratch on the GPU).
 //  B2 decode_literals_stream() — one thread per Huffman stream.
-//  B3 decode_block_sequences() — one thread per block's sequence bitstream.
+//  B3 decode_block_sequences() — one thread per block's sequence bitstream,
+//     which also leaves the block's summary for phase C (its repeat-offset
+//     map and match bytes, sequence_resolution.hpp's C1).
 // B2 and B3 are long serial loops: on the GPU a warp runs 32 of them, not
 // one (a warp per block left 28 of its lanes waiting).
 #pragma once
@@ -338,18 +340,32 @@ ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) { return se
 // of them at `tables` (a Workspace, PackedSequenceTables or FatSequenceTables; length codes
 // looked up in `codes` when given), through `reader` (a RingBitReader with
 // its ring, or the default).
+// It also sets b.repeat_map and b.match_bytes, phase C's C1 summary of
+// those triples (summarize_block() computes the same from the triples, by
+// a group): the map is exact whatever offsets enter the block, so the lane
+// that decodes the sequences in order can make it on the way, and phase C
+// need not read the triples once more for it (C1 was 3-4% of the level-19
+// kernel time, its own two launches). A block that fails in phase B (here,
+// or in B2 meanwhile) gets some summary: C2 is exact only up to a chunk's
+// first error, and C3 and C4 use nothing past it.
 template <class Tables, class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Tables& tables,
                                               const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
                                               const LengthCodeTables* codes = nullptr, Reader reader = Reader{}) {
+  RepeatMap map = repeat_identity();
+  uint64_t matches = 0;
+  auto summarized = [&b, &map, &matches]() {
+    b.repeat_map = map;
+    b.match_bytes = matches;
+  };
   const uint32_t count = sequences_to_decode(b);
-  if (count == 0) return;
+  if (count == 0) return summarized();
   BasicSequenceDecoder<Reader> dec;
   dec.br = reader;
   if (!dec.init(tables, chunk + e.sequences_src, e.sequences_size)) {  // B1 checked that it starts
     b.status = Status::corrupt_sequences;
     b.stage = SectionStage::sequences;
-    return;
+    return summarized();
   }
   // Past triples_capacity phase C fails before it reads them (triples_bound()).
   const uint32_t n = count < b.triples_capacity ? count : b.triples_capacity;
@@ -358,18 +374,25 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
   // and scale each time.
   SequenceTriple* out = triples + b.triples_offset;
   SequenceTriple* const updating_end = out + (n < count ? n : count - 1);
+  auto take = [&map, &matches](const SequenceTriple& t) {
+    repeat_step(map, t.offset, t.literals_length);
+    matches += t.match_length;
+  };
   for (; out != updating_end; ++out) {
     SequenceTriple t;
     dec.next(tables, false, &t.offset, &t.match_length, &t.literals_length, codes);
     *out = t;
+    take(t);
   }
   if (n == count) {
     SequenceTriple t;
     dec.next(tables, true, &t.offset, &t.match_length, &t.literals_length, codes);
     *out = t;
+    take(t);
   }
   dec.br.finish();
   b.bitstream_exact = n == count && dec.br.remaining_bits() == 0;
+  summarized();
 }
 
 // Phase B of one block, its three steps in a row (the host's order; the

@@ -86,10 +86,10 @@ struct BlockRecord {
   uint32_t literals_size;
   uint64_t literals_src;      // raw literals: their offset in the input
   uint32_t sequence_count;    // Number_of_Sequences
-  // Phase C (sequence_resolution.hpp), in its steps: summarize_block(),
-  // place_blocks(), resolve_block().
-  RepeatMap repeat_map;       // C1: the block's effect on the repeat offsets
-  uint64_t match_bytes;       // C1: sum of its Match_Length
+  // Phase C (sequence_resolution.hpp), in its steps: summarize_block()
+  // (made by B3), place_blocks(), resolve_block().
+  RepeatMap repeat_map;       // C1 (B3): the block's effect on the repeat offsets
+  uint64_t match_bytes;       // C1 (B3): sum of its Match_Length
   uint32_t repeat_in[3];      // C2: repeat offsets entering the block
   uint64_t output_offset;     // C2: exact for every block before the chunk's first error
   Status resolve_status;      // C3

@@ -3,8 +3,12 @@
 // the statuses decode_chunk() gives. Only the repeat offsets entering a
 // block and its output offset tie it to the blocks before it; both follow
 // from small per-block summaries, so C runs in four steps:
-//  C1 summarize_block() — a group per compressed block, after phase B: the
-//     block's repeat-offset map (repeat_offsets.hpp) and its match bytes.
+//  C1 summarize_block() — the block's repeat-offset map (repeat_offsets.hpp)
+//     and its match bytes. Phase B's B3 makes them as it decodes the
+//     sequences (block_sections.hpp's decode_block_sequences), so the
+//     decoders run no C1 step; summarize_block() computes the same from the
+//     triples alone, by a group: the reference the tests hold B3's summary
+//     to, and the summary of triples changed after B3 (the tests' mutations).
 //  C2 place_blocks() — a group per chunk, a scan over block summaries:
 //     every block's output offset and entering repeat offsets, as if every
 //     block before it were valid. Exact for each block up to the chunk's
@@ -132,8 +136,9 @@ ZARRGPU_HD ResolutionRun scan_runs(G g, Scratch& rs, const SequenceTriple* t, ui
   return exclusive_scan_runs(g, rs, run, total);
 }
 
-// C1 for compressed block b (phase B done). A block that phase B failed is
-// never passed by C2's exact prefix, so its summary is the identity.
+// C1 for compressed block b from its triples (phase B done; see above). A
+// block that phase B failed is never passed by C2's exact prefix, so its
+// summary is the identity.
 template <class G, class Scratch>
 ZARRGPU_HD void summarize_block(G g, Scratch& rs, BlockRecord& b, const SequenceTriple* triples) {
   const uint32_t n = b.status != Status::ok               ? 0u
@@ -150,7 +155,7 @@ ZARRGPU_HD void summarize_block(G g, Scratch& rs, BlockRecord& b, const Sequence
   g.sync();
 }
 
-// C2 for a chunk (C1 done for every compressed block): each rank takes a
+// C2 for a chunk (every compressed block summarized): each rank takes a
 // run of a frame's blocks, and the runs' output bytes (in `literals`) and
 // repeat maps are scanned as C3 scans a block's sequences.
 template <class G, class Scratch>

@@ -1,9 +1,9 @@
 // Per-item logic of the block-parallel decoder (CUB's "agent"): the phases
 // of decoder/frame_walk.hpp .. block_execution.hpp, each on the unit it is
 // parallel over — a chunk (walk, C4 verdict: one thread; C2 placement: one
-// warp), a block (B1 tables, C1, C3 resolution, D1 literals, D2 matches: one warp),
-// a Huffman stream (B2: one thread), a block's sequence bitstream (B3: one
-// thread), a chunk (checksums: one warp). Scratch is carved per chunk of
+// warp), a block (B1 tables, C3 resolution, D1 literals, D2 matches: one warp),
+// a Huffman stream (B2: one thread), a block's sequence bitstream (B3, with
+// its C1 summary: one thread), a chunk (checksums: one warp). Scratch is carved per chunk of
 // the current wave from the caller's temp.
 #pragma once
 
@@ -275,14 +275,6 @@ struct AgentBlockParallel {
                            bp.blocks[slot], bp.chunk_triples(c), &codes, reader);
   }
 
-  // C1 of listed compressed block k of chunk c, by a group G: a warp, or
-  // for long blocks the thread block (ThreadBlockGroup), each rank a run of
-  // the sequences; rs sized for G.
-  template <class G, class Scratch>
-  __device__ __forceinline__ void summarize(Scratch& rs, size_t c, uint32_t k) {
-    summarize_block(G{}, rs, bp.chunk_blocks(c)[k], bp.chunk_triples(c));
-  }
-
   // C2, one warp per chunk.
   __device__ __forceinline__ void place(ResolutionScratch& rs, size_t c) {
     const ChunkPlan& plan = bp.plans[c];
@@ -290,7 +282,9 @@ struct AgentBlockParallel {
     place_blocks(WarpGroup{}, rs, plan, bp.chunk_frames(c), bp.chunk_blocks(c));
   }
 
-  // C3 of listed compressed block k of chunk c, by a group G, as C1.
+  // C3 of listed compressed block k of chunk c, by a group G: a warp, or
+  // for long blocks the thread block (ThreadBlockGroup), each rank a run of
+  // the sequences; rs sized for G.
   template <class G, class Scratch>
   __device__ __forceinline__ void resolve(Scratch& rs, size_t c, uint32_t k) {
     BlockRecord& b = bp.chunk_blocks(c)[k];

@@ -6,8 +6,8 @@
 // per wave of chunks, walk (thread per chunk, listing the blocks) -> B1 tables (warp per
 // block) -> B3 sequences (thread per block; at level 19 longest chains
 // first) and B2 Huffman streams (thread
-// per stream), side by side in one launch -> C1 summaries (warp per block) -> C2 placement
-// (warp per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
+// per stream), side by side in one launch (B3 also leaves each block's C1
+// summary) -> C2 placement (warp per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
 // per chunk) -> D1 literals (warp per block) -> D2a match bytes read from
 // earlier blocks, through their sequences (8 warps per block) -> D2b the
 // other match bytes (warp per block; no warp ever waits for another; at
@@ -15,7 +15,7 @@
 // checksums (warp per chunk), then the one-warp kernel
 // for the chunks the walk left to it (no block, or more records or scratch
 // than the wave has room for: statuses stay exact). Where a wave's blocks
-// are long (>= kPartedSequences on average: level 19), C1 and C3 take a
+// are long (>= kPartedSequences on average: level 19), C3 takes a
 // thread block per block, B3 takes fewer lanes a warp, D1 its warps in
 // parts, and where they are longer still (>= kRunsSequences) in chunks up
 // to kRunsMaxChunkBytes D2 cuts each block into runs, a warp each: every
@@ -231,7 +231,7 @@ void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
 
 // Grids of the phases after B1 that depend on the device, not on the wave.
 struct PhaseGrids {
-  uint64_t cross_resident, literals_resident, execute_resident, summarize_resident, resolve_resident;
+  uint64_t cross_resident, literals_resident, execute_resident, resolve_resident;
 };
 
 // The phases after B1 (B2/B3 to the checksums) of bp's blocks on stream s:
@@ -249,10 +249,6 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
   Result r = launch_bp(count_order_kernel<BpPolicy>, slots, walk, walk, bp, s);
   if (r == kSuccess) r = launch_bp(place_order_kernel<BpPolicy>, slots, walk, walk, bp, s);
   if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
-  if (r == kSuccess) r = launch_bp(summarize_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
-  if (r == kSuccess) {
-    r = launch(summarize_parts_kernel<BpPolicy>, queue_grid(slots, g.summarize_resident), part_threads, s, bp);
-  }
   if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
   if (r == kSuccess) {
@@ -417,7 +413,6 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   const PhaseGrids grids{resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),
                          resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads),
                          resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads),
-                         resident_thread_blocks(summarize_parts_kernel<BpPolicy>, part_threads),
                          resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads)};
   // A lane's scratch for `wave` chunks (layout.bytes(wave), from `at`), its
   // stream and class streams; a class's params are the wave's with its own

@@ -240,21 +240,16 @@ __global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp) {
   else if (blockIdx.x - sequences < streams) literals_streams_role<Policy>(bp, blockIdx.x - sequences, sh.streams);
 }
 
-// C1: a warp per listed compressed block, with only phase C's hand-over in shared
-// memory: the SM's L1 keeps the lines of the triples each lane reads.
-template <class Policy>
-__global__ void __launch_bounds__(Policy::kThreads, Policy::kResolveMinBlocksPerSm) summarize_kernel(BlockParallelParams bp) {
-  if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
-  run_per_listed_block<Policy, ResolutionScratch, &AgentBlockParallel::summarize<WarpGroup, ResolutionScratch>>(bp);
-}
-
-// C1 and C3 where the wave's blocks are long (as D1 in parts): a thread
-// block per listed block, its kPartWarps x 32 threads one group, each a run
-// of the sequences (a warp's 32 runs of a level-19 block were ~490
-// sequences each). The grid strides over the listed blocks: at most twice
-// the thread blocks the device holds, not one per block slot (a thread
-// block per slot, most leaving at once, cost level 9 at 64 KiB 1.8% for
-// the two kernels).
+// Phase C has no C1 kernel: B3 leaves each block's summary
+// (block_sections.hpp's decode_block_sequences).
+//
+// C3 where the wave's blocks are long (as D1 in parts): a thread block per
+// listed block, its kPartWarps x 32 threads one group, each a run of the
+// sequences (a warp's 32 runs of a level-19 block were ~490 sequences
+// each). The grid strides over the listed blocks: at most twice the thread
+// blocks the device holds, not one per block slot (a thread block per
+// slot, most leaving at once, cost level 9 at 64 KiB 1.8% for C1 and C3,
+// when C1 had kernels of its own).
 template <class Policy>
 using ThreadBlockScratch = BasicResolutionScratch<Policy::kPartWarps * 32>;
 
@@ -266,13 +261,6 @@ __device__ __forceinline__ void run_per_listed_block_by_thread_block(const Block
     const uint32_t slot = bp.items[item];
     (AgentBlockParallel{bp}.*Phase)(rs, slot / bp.max_blocks, slot % bp.max_blocks);  // ends with a barrier
   }
-}
-
-template <class Policy>
-__global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kResolveMinBlocksPerSm * 4 / Policy::kPartWarps)
-    summarize_parts_kernel(BlockParallelParams bp) {
-  run_per_listed_block_by_thread_block<Policy, &AgentBlockParallel::summarize<ThreadBlockGroup<Policy::kPartWarps * 32>,
-                                                                            ThreadBlockScratch<Policy>>>(bp);
 }
 
 // C2: a warp per chunk, scanning its blocks (one thread looping over a

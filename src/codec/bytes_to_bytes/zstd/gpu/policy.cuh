@@ -28,7 +28,7 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // Phase D kernels hold a SequenceBatch (640 bytes; D2b's InBlockBatch 768) per warp, not a
   // Workspace: registers bound them; ask for 8 blocks (32 warps) per SM.
   static constexpr int kCopyMinBlocksPerSm = 8;
-  // C1 and C3 hold 1 KiB of shared memory per warp (ResolutionScratch):
+  // C3 holds 1 KiB of shared memory per warp (ResolutionScratch):
   // registers bound them too.
   static constexpr int kResolveMinBlocksPerSm = 8;
   // B2 and B3 share one launch (entropy_kernel), one warp per thread block
