@@ -113,7 +113,8 @@ Prepared prepare(const Bytes& in, size_t capacity) {
 
 // C2 of the chunk, and C1 and C3 of every compressed block, by N ranks
 // agree with one rank; C1 by N ranks from the triples also agrees with the
-// summary B3 left as it decoded them (prepare()).
+// summary B3 left as it decoded them (prepare()), and C3 by N ranks from
+// checkpoints (as B3 leaves them where blocks are long) agrees too.
 template <uint32_t N>
 void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
   Prepared q = p;
@@ -142,13 +143,25 @@ void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
       EXPECT_EQ(c1.repeat_map.src[s], a.repeat_map.src[s]) << what << " block " << k;
       EXPECT_EQ(c1.repeat_map.value[s], a.repeat_map.value[s]) << what << " block " << k;
     }
+    // Block k's triples are still unresolved in q: the checkpoints' copy.
+    std::vector<SequenceTriple> tc = q.triples;
+    std::vector<ResolutionCheckpoint> cps(checkpoints_per_chunk(q.plan.triples, q.plan.block_count));
+    const uint32_t base = checkpoint_base(b, static_cast<uint32_t>(k));
+    checkpoint_block(b, tc.data(), cps.data() + base);
+    BlockRecord bc = b;
     resolve_block(SerialGroup{}, rs, p.frames[a.frame], a, p.triples.data(), capacity);
     run_group<N>([&](ThreadGroup<N> g) { resolve_block(g, rs, q.frames[b.frame], b, q.triples.data(), capacity); });
+    run_group<N>([&](ThreadGroup<N> g) {
+      resolve_block(g, rs, q.frames[bc.frame], bc, tc.data(), capacity, cps.data() + base);
+    });
     ASSERT_EQ(b.resolve_status, a.resolve_status) << what << " block " << k;
+    ASSERT_EQ(bc.resolve_status, a.resolve_status) << what << " block " << k << " from checkpoints";
     if (a.resolve_status != Status::ok) continue;
     for (uint32_t i = 0; i < a.sequence_count; ++i) {
       ASSERT_EQ(q.triples[b.triples_offset + i].offset, p.triples[a.triples_offset + i].offset)
           << what << " block " << k << " sequence " << i;
+      ASSERT_EQ(tc[b.triples_offset + i].offset, p.triples[a.triples_offset + i].offset)
+          << what << " block " << k << " sequence " << i << " from checkpoints";
     }
   }
 }
@@ -203,6 +216,32 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
         }
         place_blocks(q.plan, q.frames.data(), q.blocks.data());
         expect_ranks_agree<5>(q, data.size(), what + " mutation " + std::to_string(m));
+      }
+      // A new offset at the very edge of the output so far (valid), or one
+      // past it (offset_out_of_range at that sequence): the check hangs on
+      // the exact output position, so a rank that starts a run with wrong
+      // literal or match sums (a scan or a checkpoint) gets it wrong.
+      for (int m = 0; m < 16; ++m) {
+        Prepared q = p;
+        const uint32_t k = rng.below(static_cast<uint32_t>(q.blocks.size()));
+        const BlockRecord& b = q.blocks[k];
+        if (b.type != BlockType::compressed || b.status != Status::ok || b.sequence_count < 2) continue;
+        const uint32_t n = std::min(b.sequence_count, b.triples_capacity);
+        const uint32_t at = n / 2 + rng.below(n - n / 2);  // past the first ranks' runs
+        SequenceTriple* t = q.triples.data() + b.triples_offset;
+        uint64_t op = b.output_offset;
+        for (uint32_t i = 0; i < at; ++i) op += t[i].literals_length + t[i].match_length;
+        op += t[at].literals_length;
+        const uint64_t edge = op - q.frames[b.frame].output_start;
+        if (edge == 0 || edge > q.frames[b.frame].window_size || edge + 4 > 0xFFFFFFFFu) continue;
+        t[at].offset = static_cast<uint32_t>(edge + 3 + m % 2);
+        ResolutionScratch rs;
+        summarize_block(SerialGroup{}, rs, q.blocks[k], q.triples.data());
+        place_blocks(q.plan, q.frames.data(), q.blocks.data());
+        const std::string edge_what = what + " edge offset " + std::to_string(m % 2) + " block " +
+                                      std::to_string(k) + " sequence " + std::to_string(at);
+        expect_ranks_agree<32>(q, data.size(), edge_what);
+        if (level == 19) expect_ranks_agree<128>(q, data.size(), edge_what + " by 128 ranks");
       }
       ++compared;
     }
@@ -329,8 +368,30 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     if (has_sequences_to_decode(f)) copy_sequence_tables(SerialGroup{}, *fat, many->sequences, codes);
     RingBitReader fat_reader{};
     fat_reader.ring = ring;
-    decode_block_sequences(*many, *fat, in.data(), f, tri_f.data(), &codes, fat_reader);
+    // With C3's checkpoints, as the GPU leaves them there; one entry past
+    // the block's is poisoned, and must stay so.
+    std::vector<ResolutionCheckpoint> cps(checkpoints_per_chunk(plan.triples, plan.block_count) + 1);
+    const uint32_t base = checkpoint_base(f, static_cast<uint32_t>(k));
+    const uint32_t spans = (std::min(f.sequence_count, f.triples_capacity) + kCheckpointSequences - 1) /
+                           kCheckpointSequences;
+    std::memset(static_cast<void*>(cps.data()), 0xA5, cps.size() * sizeof(ResolutionCheckpoint));
+    decode_block_sequences(*many, *fat, in.data(), f, tri_f.data(), &codes, fat_reader, cps.data() + base);
     ASSERT_EQ(f.status, a.status) << at;
+    if (f.status == Status::ok && has_sequences_to_decode(f)) {
+      std::vector<ResolutionCheckpoint> ref(cps.size());
+      checkpoint_block(a, tri_a.data(), ref.data() + base);
+      for (uint32_t j = 0; j < spans; ++j) {
+        const ResolutionCheckpoint &x = cps[base + j], &y = ref[base + j];
+        ASSERT_EQ(x.literals, y.literals) << at << " checkpoint " << j;
+        ASSERT_EQ(x.matches, y.matches) << at << " checkpoint " << j;
+        for (int s = 0; s < 3; ++s) {
+          ASSERT_EQ(x.map.src[s], y.map.src[s]) << at << " checkpoint " << j;
+          ASSERT_EQ(x.map.value[s], y.map.value[s]) << at << " checkpoint " << j;
+        }
+      }
+      const uint8_t* past = reinterpret_cast<const uint8_t*>(&cps[base + spans]);
+      for (size_t i = 0; i < sizeof(ResolutionCheckpoint); ++i) ASSERT_EQ(past[i], 0xA5) << at << " past the checkpoints";
+    }
     ASSERT_EQ(f.bitstream_exact, a.bitstream_exact) << at;
     ASSERT_TRUE(same_summary(f, a)) << at << " (fat)";
     for (size_t i = 0; i < tri_a.size(); ++i) {

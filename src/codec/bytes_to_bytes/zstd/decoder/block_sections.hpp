@@ -348,12 +348,17 @@ ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) { return se
 // kernel time, its own two launches). A block that fails in phase B (here,
 // or in B2 meanwhile) gets some summary: C2 is exact only up to a chunk's
 // first error, and C3 and C4 use nothing past it.
+// With `checkpoints` (the block's own, sequence_resolution.hpp's
+// checkpoint_base()), it also stores the state before every
+// kCheckpointSequences-th triple it writes, for C3's ranks; C3 reads them
+// only for a block that phase B left valid.
 template <class Tables, class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Tables& tables,
                                               const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
-                                              const LengthCodeTables* codes = nullptr, Reader reader = Reader{}) {
+                                              const LengthCodeTables* codes = nullptr, Reader reader = Reader{},
+                                              ResolutionCheckpoint* checkpoints = nullptr) {
   RepeatMap map = repeat_identity();
-  uint64_t matches = 0;
+  uint64_t matches = 0, literals = 0;
   auto summarized = [&b, &map, &matches]() {
     b.repeat_map = map;
     b.match_bytes = matches;
@@ -374,17 +379,29 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
   // and scale each time.
   SequenceTriple* out = triples + b.triples_offset;
   SequenceTriple* const updating_end = out + (n < count ? n : count - 1);
-  auto take = [&map, &matches](const SequenceTriple& t) {
+  auto take = [&map, &matches, &literals](const SequenceTriple& t) {
     repeat_step(map, t.offset, t.literals_length);
     matches += t.match_length;
+    literals += t.literals_length;
   };
-  for (; out != updating_end; ++out) {
-    SequenceTriple t;
-    dec.next(tables, false, &t.offset, &t.match_length, &t.literals_length, codes);
-    *out = t;
-    take(t);
+  ResolutionCheckpoint* cp = checkpoints;
+  auto checkpoint = [&]() { *cp++ = ResolutionCheckpoint{map, literals, matches}; };
+  // Spans of kCheckpointSequences, a checkpoint before each: the test for
+  // one is the outer loop's, not every sequence's.
+  while (out != updating_end) {
+    if (cp != nullptr) checkpoint();
+    const uint32_t left = static_cast<uint32_t>(updating_end - out);
+    SequenceTriple* const span_end = out + (left < kCheckpointSequences ? left : kCheckpointSequences);
+    for (; out != span_end; ++out) {
+      SequenceTriple t;
+      dec.next(tables, false, &t.offset, &t.match_length, &t.literals_length, codes);
+      *out = t;
+      take(t);
+    }
   }
   if (n == count) {
+    // The peeled last sequence starts a span of its own when count - 1 is a multiple.
+    if (cp != nullptr && (count - 1) % kCheckpointSequences == 0) checkpoint();
     SequenceTriple t;
     dec.next(tables, true, &t.offset, &t.match_length, &t.literals_length, codes);
     *out = t;

@@ -73,18 +73,22 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   // B3 from the packed tables B1 left, or, every other block, from their
   // fat copy (the GPU's where a wave's blocks are long): every host test
   // checks both forms.
+  // The fat form leaves C3's checkpoints too, as on the GPU, and C3 below
+  // starts from them.
   LengthCodeTables codes;
   fill_length_code_tables(SerialGroup{}, codes);
   auto fat = std::make_unique<FatSequenceTables>();
+  std::vector<ResolutionCheckpoint> checkpoints(checkpoints_per_chunk(plan.triples, plan.block_count));
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
-    const size_t k = &b - blocks.data();
+    const uint32_t k = static_cast<uint32_t>(&b - blocks.data());
     const BlockEntropy& e = entropy[k];
     if (k % 2 == 0 || !has_sequences_to_decode(b)) {  // fse_log[] unset without sequences
       decode_block_sequences(e, e.sequences, in, b, triples.data());
     } else {
       copy_sequence_tables(SerialGroup{}, *fat, e.sequences, codes);
-      decode_block_sequences(e, *fat, in, b, triples.data(), &codes);
+      decode_block_sequences(e, *fat, in, b, triples.data(), &codes, WindowBitReader{},
+                             checkpoints.data() + checkpoint_base(b, k));
     }
   }
   // C2 (scan over the chunk's blocks), C3 (every compressed block on its
@@ -96,7 +100,10 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   place_blocks(plan, frames.data(), blocks.data());
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
-    resolve_block(SerialGroup{}, ws->scratch.resolution, frames[b.frame], b, triples.data(), capacity);
+    const uint32_t k = static_cast<uint32_t>(&b - blocks.data());
+    const bool from_checkpoints = k % 2 == 1 && has_sequences_to_decode(b);
+    resolve_block(SerialGroup{}, ws->scratch.resolution, frames[b.frame], b, triples.data(), capacity,
+                  from_checkpoints ? checkpoints.data() + checkpoint_base(b, k) : nullptr);
   }
   resolve_chunk(plan, frames.data(), blocks.data(), capacity);
   // The granule index covers the blocks C4 validated, up to where the last of them ends.

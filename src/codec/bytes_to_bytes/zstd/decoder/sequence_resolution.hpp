@@ -30,6 +30,12 @@
 
 namespace zarrgpu::zstd {
 
+// Where block k of a chunk (record b) keeps its C3 checkpoints in the
+// chunk's (workspace.hpp's ResolutionCheckpoint).
+ZARRGPU_HD_INLINE uint32_t checkpoint_base(const BlockRecord& b, uint32_t k) {
+  return b.triples_offset / kCheckpointSequences + k;
+}
+
 // Visits triples [lo, hi) in order, f(i, triple) returning false to stop
 // after triple i; with kWrite, what f leaves in each triple is stored back
 // (the triples after a stop unchanged). Phase C gives each rank a run of
@@ -155,6 +161,22 @@ ZARRGPU_HD void summarize_block(G g, Scratch& rs, BlockRecord& b, const Sequence
   g.sync();
 }
 
+// B3's checkpoints of compressed block b (decode_block_sequences), from its
+// triples alone, serially: the reference for B3's, and the checkpoints of
+// triples changed after B3 (the tests' mutations).
+ZARRGPU_HD_INLINE void checkpoint_block(const BlockRecord& b, const SequenceTriple* triples,
+                                        ResolutionCheckpoint* checkpoints) {
+  const uint32_t n = b.sequence_count < b.triples_capacity ? b.sequence_count : b.triples_capacity;
+  const SequenceTriple* t = triples + b.triples_offset;
+  ResolutionCheckpoint s{repeat_identity(), 0, 0};
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i % kCheckpointSequences == 0) checkpoints[i / kCheckpointSequences] = s;
+    repeat_step(s.map, t[i].offset, t[i].literals_length);
+    s.literals += t[i].literals_length;
+    s.matches += t[i].match_length;
+  }
+}
+
 // C2 for a chunk (every compressed block summarized): each rank takes a
 // run of a frame's blocks, and the runs' output bytes (in `literals`) and
 // repeat maps are scanned as C3 scans a block's sequences.
@@ -207,9 +229,13 @@ ZARRGPU_HD_INLINE void place_blocks(const ChunkPlan& plan, FrameRecord* frames, 
 // those of a serial pass over the sequences; each rank checks its run from
 // the exact state before it, and the lowest failing index wins — runs after
 // a failure may see garbage and fail too, but never at a lower index.
+// The state before a run: without `checkpoints`, each rank scans its run
+// first (scan_runs); with the block's checkpoints (B3's), runs are whole
+// spans of kCheckpointSequences and each starts from its span's
+// checkpoint: one pass over the triples, no scan and its barriers.
 template <class G, class Scratch>
 ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockRecord& b, SequenceTriple* triples,
-                              size_t capacity) {
+                              size_t capacity, const ResolutionCheckpoint* checkpoints = nullptr) {
   const uint64_t op_start = b.output_offset;
   Status pre = Status::ok;
   uint64_t room = 0;
@@ -240,8 +266,23 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
   const uint32_t n = b.sequence_count < b.triples_capacity ? b.sequence_count : b.triples_capacity;
   SequenceTriple* t = triples + b.triples_offset;
   uint32_t lo = 0, hi = 0;
-  rank_run(n, g.rank(), G::kSize, &lo, &hi);
-  const ResolutionRun before = scan_runs(g, rs, t, lo, hi, nullptr);
+  ResolutionRun before{repeat_identity(), 0, 0};
+  if (checkpoints == nullptr) {
+    rank_run(n, g.rank(), G::kSize, &lo, &hi);
+    before = scan_runs(g, rs, t, lo, hi, nullptr);  // ends with a barrier: rs is free for the errors
+  } else {
+    // rs is free: every earlier use of it ended with a barrier (this
+    // function's last step, and the group's first use of rs).
+    constexpr uint32_t K = kCheckpointSequences;
+    uint32_t first = 0, last = 0;
+    rank_run((n + K - 1) / K, g.rank(), G::kSize, &first, &last);
+    lo = first * K;
+    hi = last * K < n ? last * K : n;
+    if (lo < hi) {
+      const ResolutionCheckpoint cp = checkpoints[first];
+      before = ResolutionRun{cp.map, cp.literals, cp.matches};
+    }
+  }
   uint32_t rep[3];
   repeat_apply(before.map, b.repeat_in, rep);
   uint64_t cur_lit = before.literals, matched = before.matches;
@@ -266,7 +307,7 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
     s.offset = offset;
     return true;
   });
-  rs.errors[g.rank()] = e;  // scan_runs ended with a sync
+  rs.errors[g.rank()] = e;
   g.sync();
   if (g.rank() == 0) {
     ResolutionError first{~0u, static_cast<uint32_t>(Status::ok)};

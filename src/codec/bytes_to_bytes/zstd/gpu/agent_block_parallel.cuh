@@ -37,6 +37,9 @@ struct BlockParallelParams {
   SequenceTriple* triples;      // [wave_chunks * (max_chunk_bytes / 3)]
   GranuleEntry* granules;       // [wave_chunks * granule_entries(max_chunk_bytes)]: D1's index, zeroed before D1
   BlockEntropy* entropy;        // [wave_chunks * max_blocks]: B1's tables for B2 and B3, by block slot
+  // [wave_chunks * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks)]:
+  // B3's checkpoints for C3, written and read where the blocks are in parts.
+  ResolutionCheckpoint* checkpoints;
   // The walk's list of the wave's blocks, by slot: the compressed blocks
   // from the front (item_count of them), the raw and RLE blocks from the
   // back (plain_count), so that each phase runs a warp or lane per block it
@@ -91,6 +94,11 @@ struct BlockParallelParams {
   }
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {
     return triples + c * (max_chunk_bytes / 3);
+  }
+  // Block k of chunk c's C3 checkpoints.
+  __device__ __forceinline__ ResolutionCheckpoint* block_checkpoints(size_t c, uint32_t k) const {
+    return checkpoints + c * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks) +
+           checkpoint_base(chunk_blocks(c)[k], k);
   }
   // Whether D1 and D2 run the wave's compressed blocks in parts: when they
   // average kParted sequences or more (level 19: ~15,000 a 128 KiB block;
@@ -263,16 +271,18 @@ struct AgentBlockParallel {
 
   // B3, one thread per listed block, with the block's tables at `tables`,
   // the length codes at `codes` and kRingWords words for its bitstream at
-  // `ring` (shared memory).
+  // `ring` (shared memory); with `checkpoints`, C3's (as resolve_parts
+  // reads them: where the wave's blocks are in parts).
   template <class Tables>
   __device__ __forceinline__ void sequences(uint32_t item, const Tables& tables, const LengthCodeTables& codes,
-                                            uint64_t* ring) {
+                                            uint64_t* ring, bool checkpoints) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     RingBitReader reader{};
     reader.ring = ring;
     decode_block_sequences(bp.entropy[slot], tables, static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
-                           bp.blocks[slot], bp.chunk_triples(c), &codes, reader);
+                           bp.blocks[slot], bp.chunk_triples(c), &codes, reader,
+                           checkpoints ? bp.block_checkpoints(c, slot % bp.max_blocks) : nullptr);
   }
 
   // C2, one warp per chunk.
@@ -284,11 +294,13 @@ struct AgentBlockParallel {
 
   // C3 of listed compressed block k of chunk c, by a group G: a warp, or
   // for long blocks the thread block (ThreadBlockGroup), each rank a run of
-  // the sequences; rs sized for G.
-  template <class G, class Scratch>
+  // the sequences; rs sized for G. With kCheckpoints (long blocks), the
+  // runs start from B3's checkpoints.
+  template <class G, class Scratch, bool kCheckpoints = false>
   __device__ __forceinline__ void resolve(Scratch& rs, size_t c, uint32_t k) {
     BlockRecord& b = bp.chunk_blocks(c)[k];
-    resolve_block(G{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c), checked_capacity(c));
+    resolve_block(G{}, rs, bp.chunk_frames(c)[b.frame], b, bp.chunk_triples(c), checked_capacity(c),
+                  kCheckpoints ? bp.block_checkpoints(c, k) : nullptr);
   }
 
   // C4, one thread per chunk. A chunk that does not fit its checked

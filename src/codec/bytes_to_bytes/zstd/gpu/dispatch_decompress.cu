@@ -437,6 +437,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     l.bp.triples = reinterpret_cast<SequenceTriple*>(carve(layout.triples(wave)));
     l.bp.granules = reinterpret_cast<GranuleEntry*>(carve(layout.granules(wave)));
     l.bp.entropy = reinterpret_cast<BlockEntropy*>(carve(layout.entropy(wave)));
+    l.bp.checkpoints = reinterpret_cast<ResolutionCheckpoint*>(carve(layout.checkpoints(wave)));
     l.bp.items = reinterpret_cast<uint32_t*>(carve(layout.items(wave)));
     uint32_t* class_items[kWeightClasses];
     uint32_t* class_order[kWeightClasses];

@@ -174,7 +174,7 @@ struct SequencesShared {
 // `lanes` listed blocks from `first`, lane j's tables at l.tables[j].
 // With `ordered`, entries [first, first + lanes) of B3's order (longest
 // chains first), else of the list.
-template <class Tables, uint32_t kLanes, class... Codes>
+template <bool kCheckpoints, class Tables, uint32_t kLanes, class... Codes>
 __device__ __forceinline__ void sequence_lanes(const BlockParallelParams& bp, uint32_t first, uint32_t lanes,
                                                bool ordered, SequenceLanes<Tables, kLanes>& l,
                                                const LengthCodeTables& codes, const Codes&... for_copy) {
@@ -188,7 +188,7 @@ __device__ __forceinline__ void sequence_lanes(const BlockParallelParams& bp, ui
     copy_sequence_tables(LaneGroup<32>{lane}, l.tables[j], bp.entropy[slot].sequences, for_copy...);
   }
   __syncthreads();
-  if (lane < n) AgentBlockParallel{bp}.sequences(item(lane), l.tables[lane], codes, l.ring[lane]);
+  if (lane < n) AgentBlockParallel{bp}.sequences(item(lane), l.tables[lane], codes, l.ring[lane], kCheckpoints);
 }
 
 template <class Policy>
@@ -203,9 +203,11 @@ __device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, ui
   const bool ordered = bp.blocks_in_parts<Policy::kOrderedSequences>();
   if (long_blocks) {
     __syncwarp();  // the fat entries take their extra bits from the code tables
-    sequence_lanes(bp, first, lanes, ordered, sh.fat, sh.codes, sh.codes);
+    // Long blocks: C3 runs in parts (resolve_parts_kernel, by the same
+    // rule on the same counters), from the checkpoints B3 leaves.
+    sequence_lanes<true>(bp, first, lanes, ordered, sh.fat, sh.codes, sh.codes);
   } else {
-    sequence_lanes(bp, first, lanes, ordered, sh.packed, sh.codes);
+    sequence_lanes<false>(bp, first, lanes, ordered, sh.packed, sh.codes);
   }
 }
 
@@ -278,7 +280,7 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kResolveMinBlocksPerSm * 4 / Policy::kPartWarps)
     resolve_parts_kernel(BlockParallelParams bp) {
   run_per_listed_block_by_thread_block<Policy, &AgentBlockParallel::resolve<ThreadBlockGroup<Policy::kPartWarps * 32>,
-                                                                          ThreadBlockScratch<Policy>>>(bp);
+                                                                          ThreadBlockScratch<Policy>, true>>(bp);
 }
 
 template <class Policy>

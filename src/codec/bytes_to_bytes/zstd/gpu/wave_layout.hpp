@@ -36,6 +36,11 @@ struct WaveLayout {
   uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes); }
   uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(GranuleEntry)); }
   uint64_t entropy(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockEntropy)); }
+  // B3's checkpoints for C3 (a 32-byte entry per 32 sequences: ~0.33 bytes
+  // an output byte at most, ~6% of a chunk's scratch).
+  uint64_t checkpoints(uint64_t chunks) const {
+    return align_up(chunks * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks) * sizeof(ResolutionCheckpoint));
+  }
   // The walk's list of blocks, and each weight class's; B3's order of
   // each class's list (a wave that is not split uses class 0's: a wave
   // runs either its own list or its classes').
@@ -50,7 +55,8 @@ struct WaveLayout {
   static_assert((1 + kWeightClasses) * kCounterStride <= kCounterBytes, "a set of counters per class");
   uint64_t bytes(uint64_t chunks) const {
     return plans(chunks) + frames(chunks) + blocks(chunks) + literals(chunks) + triples(chunks) + granules(chunks) +
-           entropy(chunks) + (1 + 2 * kWeightClasses) * items(chunks) + classes(chunks) + kCounterBytes;
+           entropy(chunks) + checkpoints(chunks) + (1 + 2 * kWeightClasses) * items(chunks) + classes(chunks) +
+           kCounterBytes;
   }
   // Chunks per wave in temp_bytes of scratch (0: not even one fits): the
   // most w with bytes(w) <= temp_bytes, so that a temp sized by bytes(n)
