@@ -146,23 +146,25 @@ TEST(ZstdWaveLayout, TwoLanesSplitTheTempAndFitIt) {
   EXPECT_EQ(plan_waves(mib, temp, 2048, 6336, false).wave, mib.wave_chunks(temp, 2048));
 }
 
-// The default scratch a wave may take: 16 GiB where D2 runs by chunk and
-// its chains are long (chunk bounds over 256 KiB up to 1 MiB), 8 GiB
-// elsewhere. The bench's 2 GiB of 1 MiB chunks then run in one wave (one
-// serial tail, not three), in ~11 GiB of temp.
+// The default scratch a wave may take: 16 GiB where each chunk's serial
+// chains are long (chunk bounds over 256 KiB), 8 GiB below. The bench's
+// 2 GiB of 1 MiB (and of 4 MiB) chunks then run in one wave (one serial
+// tail, not three or two), in under 12 GiB of temp.
 TEST(ZstdWaveLayout, LongChainsGetOneWaveForTheBenchsMiBChunks) {
   using P = BlockParallelPolicySm90;
   EXPECT_EQ(default_wave_temp_bytes(64 * 1024), P::kWaveTempBytes);
   EXPECT_EQ(default_wave_temp_bytes(256 * 1024), P::kWaveTempBytes);
   EXPECT_EQ(default_wave_temp_bytes(256 * 1024 + 1), P::kLongChainWaveTempBytes);
   EXPECT_EQ(default_wave_temp_bytes(kMiB), P::kLongChainWaveTempBytes);
-  EXPECT_EQ(default_wave_temp_bytes(kMiB + 1), P::kWaveTempBytes);
-  EXPECT_EQ(default_wave_temp_bytes(4 * kMiB), P::kWaveTempBytes);
+  EXPECT_EQ(default_wave_temp_bytes(4 * kMiB), P::kLongChainWaveTempBytes);
   EXPECT_GT(P::kLongChainWaveTempBytes, P::kWaveTempBytes);
   const WaveLayout mib(kMiB);
   EXPECT_EQ(mib.wave_chunks(default_wave_temp_bytes(kMiB), 2048), 2048u);
   EXPECT_LT(mib.bytes(2048), uint64_t{12} << 30);
   EXPECT_LT(mib.wave_chunks(P::kWaveTempBytes, 2048), 2048u);
+  const WaveLayout four(4 * kMiB);
+  EXPECT_EQ(four.wave_chunks(default_wave_temp_bytes(4 * kMiB), 512), 512u);
+  EXPECT_LT(four.bytes(512), uint64_t{12} << 30);
 }
 
 // B3's order buckets: more sequences never come later, a block without

@@ -145,15 +145,16 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // Scratch of one wave of chunks (records, literals, triples: ~5.5x their
   // output); a larger batch runs in several waves (wave_layout.hpp's
   // default_wave_temp_bytes()). kWaveTempBytes, and kLongChainWaveTempBytes
-  // for chunk bounds over kLongChainMinChunkBytes up to
-  // kChunkD2MaxChunkBytes: there each wave ends in D2 by chunk's serial
-  // chains, one per chunk (~3,900 batches of 64 sequences in a level-19
-  // 1 MiB chunk, ~15 ms), and a batch in fewer waves pays fewer of them;
-  // two lanes hide only part of a tail that long. 2 GiB rows, one wave
-  // (16 GiB: 11.0-12.6 GiB asked) against the 8 GiB waves on two lanes
-  // (ab_many.sh env:ZARRGPU_ZSTD_WAVE_TEMP_MIB=16384, 2 rounds, H100,
-  // 2026-11-25 20:58 UTC): level 19 +1.6 / +4.5 / +24.9% and level 3 -1.9 /
-  // -3.1 / +2.8% at 64 / 256 / 1024 KiB.
+  // for chunk bounds over kLongChainMinChunkBytes: there each wave ends in
+  // long serial chains a chunk (D2 by chunk up to 1 MiB: ~3,900 batches of
+  // 64 sequences in a level-19 1 MiB chunk, ~15 ms; D2 by block's stages
+  // above), and a batch in fewer waves pays fewer of them; two lanes hide
+  // only part of a tail that long. 2 GiB rows, one wave (16 GiB: 11.0-12.6
+  // GiB asked) against 8 GiB waves (on two lanes up to 1 MiB), ab_many.sh
+  // env:ZARRGPU_ZSTD_WAVE_TEMP_MIB=16384, 2 rounds, H100, 2026-11-25:
+  // level 19 +1.6 / +4.5 / +24.9% and level 3 -1.9 / -3.1 / +2.8% at 64 /
+  // 256 / 1024 KiB (20:58 UTC); level 19 +2.2 / +9.7% and level 3 -2.2 /
+  // +2.5% at 256 / 4096 KiB (21:42 UTC, after B3's checkpoints).
   static constexpr uint64_t kWaveTempBytes = uint64_t{8} << 30;
   static constexpr uint64_t kLongChainWaveTempBytes = uint64_t{16} << 30;
   static constexpr uint64_t kLongChainMinChunkBytes = 256 * 1024;

@@ -127,8 +127,7 @@ inline uint64_t cut_waves(uint64_t room, uint64_t num_chunks, uint64_t max_chunk
 // where each wave ends in long serial chains.
 inline uint64_t default_wave_temp_bytes(uint64_t max_chunk_bytes) {
   using P = BlockParallelPolicySm90;
-  const bool long_chains = max_chunk_bytes > P::kLongChainMinChunkBytes && max_chunk_bytes <= P::kChunkD2MaxChunkBytes;
-  return long_chains ? P::kLongChainWaveTempBytes : P::kWaveTempBytes;
+  return max_chunk_bytes > P::kLongChainMinChunkBytes ? P::kLongChainWaveTempBytes : P::kWaveTempBytes;
 }
 
 // How a batch of num_chunks runs in temp_bytes of scratch, once one wave

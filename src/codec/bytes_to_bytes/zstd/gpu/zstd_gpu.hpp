@@ -53,8 +53,7 @@ struct DecompressOptions {
   // lays out its scratch with it (chunks that decode to more fall back).
   size_t max_uncompressed_chunk_bytes = 0;
   // Block-parallel scratch of one wave of chunks (0: 16 GiB for chunk
-  // bounds over 256 KiB up to 1 MiB, else 8 GiB: gpu/policy.cuh's
-  // kWaveTempBytes); a batch that needs more is decoded wave after wave.
+  // bounds over 256 KiB, else 8 GiB: gpu/policy.cuh's kWaveTempBytes); a batch that needs more is decoded wave after wave.
   // Bounds get_decompress_temp_size.
   size_t wave_temp_bytes = 0;
   // Block parallel: run each wave's light and heavy chunks (by sequence
