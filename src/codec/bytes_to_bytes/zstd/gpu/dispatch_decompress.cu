@@ -364,7 +364,11 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // it was made for: at 4 MiB (D2 by block, in stages) two lanes gained
   // level 1 9.0% and level 3 3.5% but lost level 9 1.5% and level 19 9.4%
   // (2 GiB rows, H100, 2026-11-25 16:48 UTC), and the host, which picks
-  // the lanes, cannot tell those levels apart.
+  // the lanes, cannot tell those levels apart. Since waves of chunks over
+  // 256 KiB may take 16 GiB (policy.cuh's kLongChainWaveTempBytes: one
+  // wave, one tail, beat two lanes of 8 GiB waves by 25% at level 19, 1 MiB),
+  // the bench's 2 GiB batches of such chunks are one wave, and lanes
+  // serve larger batches and smaller temps.
   // Several waves are cut in whole B2/B3 rounds where they can be
   // (wave_layout.hpp's plan_waves).
   // The chunk bound up to which D2 may run by chunk (kernel_block_parallel.cuh's d2_by_chunk).

@@ -142,8 +142,9 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kMaxFrames = 8;
   static constexpr uint64_t kBytesPerBlockSlot = 32 * 1024;
   static constexpr uint32_t kExtraBlockSlots = 8;
-  // Scratch of one wave of chunks (records, literals, triples: ~5.5x their
-  // output); a larger batch runs in several waves (wave_layout.hpp's
+  // Scratch of one wave of chunks (records, literals, triples, C3's
+  // checkpoints: wave_layout.hpp's bytes(), 6.65x the output of 64 KiB
+  // chunks, 5.8x from 1 MiB); a larger batch runs in several waves (wave_layout.hpp's
   // default_wave_temp_bytes()). kWaveTempBytes, and kLongChainWaveTempBytes
   // for chunk bounds over kLongChainMinChunkBytes: there each wave ends in
   // long serial chains a chunk (D2 by chunk up to 1 MiB: ~3,900 batches of

@@ -110,7 +110,7 @@ inline constexpr Result kInvalidArgument = 1;  // == cudaErrorInvalidValue
 // place in the output, so it needs a small constant; callers must still ask.
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes);
 // The same for the given options: the block-parallel path needs scratch of
-// ~5.5x max_uncompressed_chunk_bytes per chunk of a wave (at most
+// ~5.8-6.7x max_uncompressed_chunk_bytes per chunk of a wave (at most
 // DecompressOptions::wave_temp_bytes a wave; a larger batch is decoded
 // wave after wave).
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes,
