@@ -3,7 +3,9 @@
 
 #include <cstdlib>
 
+#include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
 #include "engine/device_read/decoder_choice.hpp"
+#include "gpu/staging_config.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::engine::device_read {
@@ -78,6 +80,18 @@ TEST(DecoderChoice, DescriptionNamesTheRule) {
   EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find("frames of >= 512 KiB"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::cpu, true, 132, 16).find("ZARRGPU_GPU_ZSTD=0"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::gpu, false, 132, 16).find("not built"), std::string::npos);
+}
+
+// A full batch of the CLI store's 16.6 MB frames at the default scratch
+// is one wave of the GPU decoder's temp (kGpuZstdTempPerScratch): a change
+// to the decoder's scratch a chunk that crosses it fails here, not in the
+// read's benchmark (two waves cost that read 15%).
+TEST(DecoderChoice, AFullBatchOfLargeFramesIsOneWaveOfTheDecodersTemp) {
+  const std::uint64_t frame = 16'600'000, scratch = ::zarrgpu::gpu::StagingConfig{}.scratch_bytes;
+  const zstd::gpu::WaveLayout layout(frame);
+  const std::uint64_t batch = scratch / frame;
+  ASSERT_GE(batch, 1u);
+  EXPECT_EQ(layout.wave_chunks(kGpuZstdTempPerScratch * scratch, batch), batch);
 }
 
 }  // namespace

@@ -42,6 +42,15 @@ inline constexpr std::size_t kFramesPerSm = 4;
 inline constexpr std::size_t kFramesPerCpuThread = 40;
 inline constexpr std::size_t kLargeFrameBytes = std::size_t{512} << 10;
 
+// The GPU decoder's scratch for a batch, at most this many times the read's
+// decoded scratch (StagingConfig::scratch_bytes): the decoder asks ~5.8x a
+// large frame (its triples alone are 4x, C3's checkpoints 0.33x), so a full
+// batch of them decodes in one wave. At 4x a batch of 26 frames of 16.6 MB
+// ran as two waves of 13 and the 8 GB read at 12.1 GB/s; in one wave at
+// 14.3 (H200, bench/gpu/read_sweep.sh). decoder_choice_test.cpp checks
+// that a full batch of the CLI store's frames is one wave.
+inline constexpr std::size_t kGpuZstdTempPerScratch = 6;
+
 // "0", "1", "auto", "" (auto); nullopt otherwise.
 std::optional<ZstdRequest> parse_zstd_request(std::string_view s) noexcept;
 // ZARRGPU_GPU_ZSTD, or auto; throws Error(invalid_argument) on an unknown value.

@@ -429,15 +429,11 @@ class Reader {
     slot.copied.record(s);
     const std::size_t nz = L.zstd_items;
     if (nz) {
-      // Block-parallel scratch up to 6x the batch's decoded scratch: the
-      // decoder asks ~5.8x a large frame (its triples alone are 4x; C3's
-      // checkpoints 0.33x since 2026-11-25), so a full batch of them
-      // decodes in one wave (wave_layout_test.cpp checks the read's frames). At 4x a batch of 26 frames
-      // of 16.6 MB ran as two waves of 13 and the 8 GB read at 12.1 GB/s;
-      // in one wave at 14.3 (H200, bench/gpu/read_sweep.sh). The temp is
-      // what the batch needs (2.45 GB there), up to 3 GiB per slot at the
-      // default 512 MiB of scratch.
-      const std::size_t budget = 6 * config_.scratch_bytes;
+      // Block-parallel scratch up to kGpuZstdTempPerScratch (6) x the
+      // batch's decoded scratch (decoder_choice.hpp says why). The temp is
+      // what the batch needs (2.45 GB for 26 frames of 16.6 MB), up to
+      // 3 GiB per slot at the default 512 MiB of scratch.
+      const std::size_t budget = kGpuZstdTempPerScratch * config_.scratch_bytes;
       const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes, budget);
       slot.temp.reserve(temp);
       GpuZstd::decompress(reinterpret_cast<const void* const*>(dev + d.zstd_in_ptrs),

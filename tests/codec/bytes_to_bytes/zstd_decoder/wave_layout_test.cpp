@@ -167,18 +167,6 @@ TEST(ZstdWaveLayout, LongChainsGetOneWaveForTheBenchsMiBChunks) {
   EXPECT_LT(four.bytes(512), uint64_t{12} << 30);
 }
 
-// The read path (engine/device_read/pipeline.cpp) gives the decoder 6x its
-// 512 MiB of decoded scratch so that a full batch of large frames decodes
-// in one wave: two waves of 13 frames of 16.6 MB read the 8 GB store at
-// 12.1 GB/s, one at 14.3 (H200). The scratch a chunk takes must stay under
-// that: 5.8x a 16.6 MB frame since B3's checkpoints (0.33x).
-TEST(ZstdWaveLayout, TheReadPathsFullBatchOfLargeFramesIsOneWave) {
-  const uint64_t frame = 16'600'000, scratch = uint64_t{512} << 20;
-  const WaveLayout layout(frame);
-  const uint64_t batch = scratch / frame;
-  EXPECT_EQ(layout.wave_chunks(6 * scratch, batch), batch);
-}
-
 // B3's order buckets: more sequences never come later, a block without
 // sequences comes last, and buckets are half an octave wide (level 19's
 // blocks of 2,000 to 32,000 sequences spread over eight of them).

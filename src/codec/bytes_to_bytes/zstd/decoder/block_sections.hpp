@@ -357,11 +357,10 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
                                               const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
                                               const LengthCodeTables* codes = nullptr, Reader reader = Reader{},
                                               ResolutionCheckpoint* checkpoints = nullptr) {
-  RepeatMap map = repeat_identity();
-  uint64_t matches = 0, literals = 0;
-  auto summarized = [&b, &map, &matches]() {
-    b.repeat_map = map;
-    b.match_bytes = matches;
+  ResolutionRun state{repeat_identity(), 0, 0};  // of the triples written so far
+  auto summarized = [&b, &state]() {
+    b.repeat_map = state.map;
+    b.match_bytes = state.matches;
   };
   const uint32_t count = sequences_to_decode(b);
   if (count == 0) return summarized();
@@ -379,13 +378,13 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
   // and scale each time.
   SequenceTriple* out = triples + b.triples_offset;
   SequenceTriple* const updating_end = out + (n < count ? n : count - 1);
-  auto take = [&map, &matches, &literals](const SequenceTriple& t) {
-    repeat_step(map, t.offset, t.literals_length);
-    matches += t.match_length;
-    literals += t.literals_length;
+  auto take = [&state](const SequenceTriple& t) {
+    repeat_step(state.map, t.offset, t.literals_length);
+    state.literals += t.literals_length;
+    state.matches += t.match_length;
   };
   ResolutionCheckpoint* cp = checkpoints;
-  auto checkpoint = [&]() { *cp++ = ResolutionCheckpoint{map, literals, matches}; };
+  auto checkpoint = [&]() { *cp++ = state; };
   // Spans of kCheckpointSequences, a checkpoint before each: the test for
   // one is the outer loop's, not every sequence's.
   while (out != updating_end) {

@@ -79,6 +79,7 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   fill_length_code_tables(SerialGroup{}, codes);
   auto fat = std::make_unique<FatSequenceTables>();
   std::vector<ResolutionCheckpoint> checkpoints(checkpoints_per_chunk(plan.triples, plan.block_count));
+  std::vector<bool> checkpointed(blocks.size());
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
     const uint32_t k = static_cast<uint32_t>(&b - blocks.data());
@@ -86,6 +87,7 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
     if (k % 2 == 0 || !has_sequences_to_decode(b)) {  // fse_log[] unset without sequences
       decode_block_sequences(e, e.sequences, in, b, triples.data());
     } else {
+      checkpointed[k] = true;
       copy_sequence_tables(SerialGroup{}, *fat, e.sequences, codes);
       decode_block_sequences(e, *fat, in, b, triples.data(), &codes, WindowBitReader{},
                              checkpoints.data() + checkpoint_base(b, k));
@@ -101,9 +103,8 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   for (BlockRecord& b : blocks) {
     if (b.type != BlockType::compressed) continue;
     const uint32_t k = static_cast<uint32_t>(&b - blocks.data());
-    const bool from_checkpoints = k % 2 == 1 && has_sequences_to_decode(b);
     resolve_block(SerialGroup{}, ws->scratch.resolution, frames[b.frame], b, triples.data(), capacity,
-                  from_checkpoints ? checkpoints.data() + checkpoint_base(b, k) : nullptr);
+                  checkpointed[k] ? checkpoints.data() + checkpoint_base(b, k) : nullptr);
   }
   resolve_chunk(plan, frames.data(), blocks.data(), capacity);
   // The granule index covers the blocks C4 validated, up to where the last of them ends.

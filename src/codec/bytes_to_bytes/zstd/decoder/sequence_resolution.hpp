@@ -278,10 +278,7 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
     rank_run((n + K - 1) / K, g.rank(), G::kSize, &first, &last);
     lo = first * K;
     hi = last * K < n ? last * K : n;
-    if (lo < hi) {
-      const ResolutionCheckpoint cp = checkpoints[first];
-      before = ResolutionRun{cp.map, cp.literals, cp.matches};
-    }
+    if (lo < hi) before = checkpoints[first];
   }
   uint32_t rep[3];
   repeat_apply(before.map, b.repeat_in, rep);

@@ -32,19 +32,15 @@ struct ResolutionRun {
   uint64_t literals;  // Literals_Length of the run, then before it
   uint64_t matches;   // Match_Length likewise
 };
-// B3's state at every kCheckpointSequences-th sequence of a block (the
-// state before it: the map and sums of the sequences before it, from the
-// block's start), so that C3's ranks start their runs there instead of
-// scanning the runs first (sequence_resolution.hpp's resolve_block). A
-// chunk's checkpoints: block k's from checkpoint_base(b, k) on, one per
-// started kCheckpointSequences of its triples (triples_capacity at most),
+// B3's state at every kCheckpointSequences-th sequence of a block: the
+// ResolutionRun of the sequences before it, from the block's start, so
+// that C3's ranks start their runs there instead of scanning the runs
+// first (sequence_resolution.hpp's resolve_block). A chunk's checkpoints:
+// block k's from checkpoint_base(b, k) on, one per started
+// kCheckpointSequences of its triples (triples_capacity at most),
 // checkpoints_per_chunk() in all.
 inline constexpr uint32_t kCheckpointSequences = 32;
-struct ResolutionCheckpoint {
-  RepeatMap map;
-  uint64_t literals;
-  uint64_t matches;
-};
+using ResolutionCheckpoint = ResolutionRun;
 // Blocks' triples are handed out in order, each from the previous one's
 // end (frame_walk.hpp), so floor(offset / K) + k leaves each block
 // ceil(capacity / K) entries before the next block's base.
