@@ -149,6 +149,24 @@ struct ClassStreams {
   ~ClassStreams() { release(); }
 };
 
+// ZARRGPU_ZSTD_HEAVY_PRIORITY=1: the heavy class's stream (the helper) at
+// the device's greatest stream priority, for comparisons: where the SMs
+// are full, the heavy chunks' phases (the wave's longest chains) take the
+// thread block slots that free up before the light class's and the other
+// lane's.
+bool heavy_priority_requested() {
+  const char* env = std::getenv("ZARRGPU_ZSTD_HEAVY_PRIORITY");
+  return env != nullptr && std::strcmp(env, "1") == 0;
+}
+
+cudaError_t create_helper_stream(cudaStream_t* stream) {
+  int least = 0, greatest = 0;
+  if (heavy_priority_requested() && cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess) {
+    return cudaStreamCreateWithPriority(stream, cudaStreamNonBlocking, greatest);
+  }
+  return cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking);
+}
+
 // With may_make false (the caller's stream is being captured), only a set
 // made before.
 const ClassStreams* class_streams(cudaStream_t caller, bool may_make = true) {
@@ -171,7 +189,7 @@ const ClassStreams* class_streams(cudaStream_t caller, bool may_make = true) {
   ClassStreams& cs = sets[used < kSets ? used : reinterpret_cast<uintptr_t>(caller) % kSets];
   if (used >= kSets && cs.device == device) return &cs;  // shared
   cs.release();
-  if (cudaStreamCreateWithFlags(&cs.helper, cudaStreamNonBlocking) != cudaSuccess ||
+  if (create_helper_stream(&cs.helper) != cudaSuccess ||
       cudaEventCreateWithFlags(&cs.fork, cudaEventDisableTiming) != cudaSuccess ||
       cudaEventCreateWithFlags(&cs.join, cudaEventDisableTiming) != cudaSuccess ||
       cudaStreamCreateWithFlags(&cs.lane, cudaStreamNonBlocking) != cudaSuccess ||
