@@ -87,6 +87,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp*, int);
 cudaError_t cudaMemset(void*, int, size_t);
 cudaError_t cudaStreamCreate(cudaStream_t*);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t*, unsigned, int);
+cudaError_t cudaDeviceGetStreamPriorityRange(int*, int*);
 cudaError_t cudaStreamBeginCapture(cudaStream_t, enum cudaStreamCaptureMode);
 cudaError_t cudaStreamIsCapturing(cudaStream_t, enum cudaStreamCaptureStatus*);
 cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t*);
