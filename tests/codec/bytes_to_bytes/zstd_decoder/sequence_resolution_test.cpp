@@ -433,6 +433,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
   uint32_t parted = 0;  // blocks run in parts with several batches a part
   uint32_t runs_checked = 0;  // blocks whose D2 ran alone in two runs or more
   uint32_t staged_walks = 0;  // compressed blocks whose D2 ran alone in a stage past the first
+  uint32_t plain_blocks = 0;  // raw and RLE blocks that D1 in D2 by chunk's pass wrote
   for (DataKind kind : {DataKind::text, DataKind::repetitive, DataKind::mixed}) {
     for (int level : {1, 3, 19}) {
       const Bytes data = make_data(kind, 400 * 1024 + rng.below(4096), rng.next());
@@ -620,6 +621,46 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         }
       }
 
+      // The same with D1 in D2's pass (the GPU's D2 by chunk where blocks are
+      // long), from the triples as phase C left them and an output of
+      // 0xAA: every literal, raw and RLE block and match by this pass, no
+      // D2a and no granule index. Batches of 64 sequences by one rank, by 4
+      // (16 rounds) and by 32 (two rounds a lane, the literals of short
+      // runs through windows of 256 bytes); of 32 by 4 and 32; of 128 and
+      // 256 by 4 (the sizes the GPU's policy is timed at); and of the
+      // chunk's first blocks only (those before an error), which writes
+      // nothing past them.
+      for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
+                                         std::pair{4u, 128u}, std::pair{4u, 256u}, std::pair{32u, 64u},
+                                         std::pair{32u, 32u}}) {
+        for (const uint32_t valid : {n, n / 2}) {
+          if (ranks == 32 && valid != n) continue;  // a group of 32 threads is slow on the host
+          Bytes whole(data.size(), 0xAA);
+          auto d2 = [&](auto g) {
+            auto run = [&](auto& cb) {
+              write_chunk_output(g, cb, frame.data(), p.blocks.data(), valid, p.literals.data(), as_decoded.data(),
+                                 whole.data());
+            };
+            switch (batch) {
+              case 32: run(*b32); break;
+              case 128: run(*b128); break;
+              case 256: run(*b256); break;
+              default: run(*b64); break;
+            }
+          };
+          if (ranks == 1) d2(SerialGroup{});
+          else if (ranks == 4) run_group<4>(d2);
+          else run_group<32>(d2);
+          for (uint32_t k = 0; k < valid; ++k) plain_blocks += p.blocks[k].type != BlockType::compressed;
+          const uint64_t e = valid < n ? p.blocks[valid].output_offset : data.size();
+          ASSERT_TRUE(std::equal(whole.begin(), whole.begin() + e, data.begin()))
+              << data_kind_name(kind) << " level " << level << ", D1 and D2 by chunk, " << ranks
+              << " ranks, batches of " << batch << ", " << valid << " of " << n << " blocks";
+          ASSERT_TRUE(std::all_of(whole.begin() + e, whole.end(), [](uint8_t x) { return x == 0xAA; }))
+              << data_kind_name(kind) << " level " << level << ", D1 and D2 by chunk wrote past block " << valid;
+        }
+      }
+
       // D2 of every block at once, a thread each in shuffled order. The four
       // blocks with the most bytes read from earlier blocks run as groups of
       // 4 ranks (the warp's cross-rank paths: runs handed between ranks, batch
@@ -720,6 +761,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
   EXPECT_GE(parted, 8u) << "blocks of several batches a part ran in parts";
   EXPECT_GE(runs_checked, 8u) << "blocks whose D2 ran in runs";
   EXPECT_GE(staged_walks, 100u) << "blocks whose D2 ran in a stage with a floor";
+  EXPECT_GT(plain_blocks, 0u) << "raw or RLE blocks written by D1 in D2 by chunk's pass";
 }
 
 }  // namespace

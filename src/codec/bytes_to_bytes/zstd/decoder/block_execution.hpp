@@ -76,7 +76,7 @@ static_assert(sizeof(GranuleEntry) == 8 && (1u << kGranuleShift) == 32, "a bit o
 // level 19, 64 KiB chunks, ncu, H200, 2026-11-23). A group may index only
 // sequences [i0, i1) (every match start in place), and the granules past
 // the last sequence or not (`tail`). No index (granules null): nothing, for
-// chunks whose D2 runs by chunk (execute_chunk_matches reads none).
+// chunks whose D2 runs by chunk (execute_chunk_matches and write_chunk_output read none).
 inline constexpr uint32_t kGranuleLoadsAhead = 4;
 
 template <class G>
@@ -665,20 +665,34 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
 }
 
 // D2 by chunk: one group runs every match of a chunk's first `valid`
-// blocks (those C4 validated), after D1 of them, in order, as if the blocks
-// were one. Their triples lie back to back (a valid block holds all it
-// counted), and what lies between two blocks' matches (literals, raw and
-// RLE blocks) is in place since D1, so each batch reads only final bytes:
-// literals, bytes before the batch, and its own matches (pass 2 follows
-// those back). No D2a, no walk, no granule index: the chunk is one chain of
-// batches. At every level up to 1 MiB: D2a's walks through earlier blocks
-// and each block's own batches in a row cost more than that chain; at 4 MiB
-// (~27,000 batches a chunk at level 19) the chain costs more.
+// blocks (those C4 validated), in order, as if the blocks were one. No D2a,
+// no walk, no granule index: the chunk is one chain of batches. At every
+// level up to 1 MiB: D2a's walks through earlier blocks and each block's
+// own batches in a row cost more than that chain; at 4 MiB (~27,000
+// batches a chunk at level 19) the chain costs more. Two forms:
+//  - execute_chunk_matches(), after D1 of the chunk's blocks: their triples
+//    lie back to back (a valid block holds all it counted), and what lies
+//    between two blocks' matches (literals, raw and RLE blocks) is in place
+//    since D1, so each batch reads only final bytes: literals, bytes before
+//    the batch, and its own matches (pass 2 follows those back).
+//  - write_chunk_output(), D1 in the same pass, from the triples as phase C
+//    leaves them (Literals_Length, resolved offsets): each block in order,
+//    raw and RLE ones whole, each batch's prefix sums of the lengths place
+//    its sequences, its literals go to their place, then its matches run,
+//    and the block's last literals follow its last match: as the one-warp
+//    decoder writes a chunk, and no D1 launch. Where blocks are long (level
+//    19), against D1 then execute_chunk_matches(), 2 GiB rows, 2 rounds
+//    (ab_many.sh, H100, 2026-11-25 23:35 UTC): level 19 +7.3 / +8.7 /
+//    +10.3% at 64 KiB / 256 KiB / 1 MiB; at levels 1 and 3 (long literal
+//    runs, copied in the chain instead of by D1's warps) -4.3..-7.0% at
+//    256 KiB and 1 MiB (level 3 +1.7 / +5.9% at 64 / 256 KiB).
 //
 // A batch holds N sequences, N / G::kSize per rank (the GPU's: 32, one a
 // lane, in chunks of up to 256 KiB, else 64; longer batches lost,
-// gpu/policy.cuh), the next batch's triples load while this one runs, and
-// every short match's loads go before its stores.
+// gpu/policy.cuh), the next batch's triples load while this one runs (in
+// write_chunk_output, so does its window of literals where they are short,
+// as in place_block_literals), and every short match's loads go before its
+// stores.
 //
 // Pass 2 sees only the sequences with bytes left to it (listed: long matches,
 // matches that repeat themselves or read the batch; at level 19 ~15% of a
@@ -687,6 +701,8 @@ template <uint32_t N>
 struct ChunkBatch {
   uint32_t offset[N];
   uint32_t segment_start[2 * N];  // as SequenceBatch's
+  uint32_t literals_end[N];       // as SequenceBatch's, for pass 1
+  uint32_t matches_end[N];
   uint32_t list_end[N];           // match bytes pass 2 runs, of listed sequences 0..s
   uint32_t list_seq[N];           // the batch's sequence of listed slot s
 };
@@ -766,6 +782,137 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord*
     g.sync();
     execute_batch_matches(g, cb, listed, out + base);
   }
+}
+
+// write_chunk_output(): D1 and D2 by chunk in one pass (above).
+template <class G, uint32_t N>
+ZARRGPU_HD void write_chunk_output(G g, ChunkBatch<N>& cb, const uint8_t* chunk, const BlockRecord* blocks,
+                                   uint32_t valid, const uint8_t* literals_scratch, const SequenceTriple* triples,
+                                   uint8_t* out) {
+  static_assert(N % G::kSize == 0, "whole rounds of the group's ranks");
+  static_assert(G::kSize <= 32, "a ballot's bit a rank");
+  constexpr uint32_t kRounds = N / G::kSize;
+  for (uint32_t k = 0; k < valid; ++k) {
+    const BlockRecord& b = blocks[k];
+    uint8_t* const block_out = out + b.output_offset;
+    if (b.type != BlockType::compressed) {
+      if (b.type == BlockType::raw) group_copy_bytes(g, block_out, chunk + b.src_offset, b.size);
+      else group_fill(g, block_out, chunk[b.src_offset], b.size);
+      continue;
+    }
+    const Literals lit = block_literals(chunk, b, literals_scratch);
+    const uint32_t count = b.sequence_count;
+    const SequenceTriple* const t = triples + b.triples_offset;
+    // Match starts count from the chunk's start; chunk_limits() keeps them 32-bit.
+    const auto block_start = static_cast<uint32_t>(b.output_offset);
+    uint32_t op = 0, lit_pos = 0;  // where the batch starts in the block's output and literals
+    // Rank r's word of the window of literals at `pos` (place_block_literals).
+    const bool windows = !lit.rle && !lit.in_output;
+    const int64_t off = windows ? static_cast<int64_t>(reinterpret_cast<uintptr_t>(lit.data) & 7u) : 0;
+    const AlignedWords words{lit.data, static_cast<int64_t>(lit.size), off};
+    auto load_window = [&](uint32_t pos) -> uint64_t {
+      const int64_t j = ((static_cast<int64_t>(pos) + off) >> 3) + g.rank();
+      return windows && 8 * j - off < static_cast<int64_t>(lit.size) ? words.word(j) : 0;
+    };
+    auto load = [&](uint32_t done, SequenceTriple* h) {
+      for (uint32_t j = 0; j < kRounds; ++j) {
+        const uint32_t i = done + j * G::kSize + g.rank();
+        h[j] = i < count ? t[i] : SequenceTriple{};
+      }
+    };
+    SequenceTriple next[kRounds];
+    load(0, next);
+    uint64_t window = load_window(0);
+    for (uint32_t done = 0; done < count; done += N) {
+      SequenceTriple cur[kRounds];
+      for (uint32_t j = 0; j < kRounds; ++j) cur[j] = next[j];
+      load(done + N, next);
+      const uint32_t n = count - done < N ? count - done : N;
+      const uint32_t base = block_start + op;  // the batch's first output byte
+      g.sync();  // the bytes before the batch are written, and pass 2 of the batch before is done with cb
+      // A rank per sequence: prefix sums of the lengths across the group,
+      // carried from round to round (ranks past n hold zeros).
+      uint32_t literals_before = 0, matches_before = 0;
+      uint32_t match_start[kRounds];  // relative to base
+      bool long_run = false;
+      for (uint32_t j = 0; j < kRounds; ++j) {
+        const uint32_t i = j * G::kSize + g.rank();
+        const uint32_t ll = cur[j].literals_length, ml = cur[j].match_length;
+        long_run = long_run || ll > kShortLiteralRun;
+        const uint32_t literals = literals_before + g.inclusive_sum(ll);
+        const uint32_t matches = matches_before + g.inclusive_sum(ml);
+        match_start[j] = literals + matches - ml;
+        if (i < n) {
+          cb.literals_end[i] = literals;
+          cb.matches_end[i] = matches;
+        }
+        literals_before = static_cast<uint32_t>(g.shuffle64(literals, G::kSize - 1));
+        matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
+      }
+      const uint32_t batch_literals = literals_before, batch_matches = matches_before;
+      const bool by_sequence = !lit.in_output && !g.any(long_run);
+      // The next batch's window, in flight while this batch runs.
+      const uint64_t next_window = done + n < count ? load_window(lit_pos + batch_literals) : 0;
+      const auto first = static_cast<uint32_t>((static_cast<int64_t>(lit_pos) + off) & 7);
+      g.sync();  // every rank's prefix sums are in cb
+      // Pass 1: the batch's literals. Then the short matches whose sources
+      // lie before the batch (final) and that do not repeat themselves,
+      // copied by their rank, every load first.
+      if (by_sequence && windows && first + batch_literals <= 8 * G::kSize) {
+        place_batch_literals_from_window(g, cb, n, out + base, window, first);
+      } else if (by_sequence) {
+        place_batch_literals_by_sequence(g, cb, n, out + base, lit, lit_pos);
+      } else {
+        place_batch_literals<1>(g, cb, n, out + base, lit, lit_pos);  // a word a rank a pass: fewer registers
+      }
+      window = next_window;
+      uint64_t v[kRounds];
+      uint32_t left[kRounds];
+      for (uint32_t j = 0; j < kRounds; ++j) {
+        const uint32_t i = j * G::kSize + g.rank();
+        const SequenceTriple& s = cur[j];
+        const uint32_t at = base + match_start[j];
+        left[j] = i < n ? s.match_length : 0u;
+        v[j] = 0;
+        if (i < n && s.match_length <= kOwnMatchBytes && s.offset >= s.match_length &&
+            at - s.offset + s.match_length <= base) {
+          for (uint32_t u = 0; u < kOwnMatchBytes; ++u) {
+            if (u < s.match_length) v[j] |= uint64_t{out[at - s.offset + u]} << (8 * u);
+          }
+          left[j] = 0;
+        }
+      }
+      uint32_t listed_before = 0, listed = 0;
+      const uint32_t below = (1u << g.rank()) - 1u;  // ranks before this one (kSize <= 32)
+      for (uint32_t j = 0; j < kRounds; ++j) {
+        const uint32_t i = j * G::kSize + g.rank();
+        const SequenceTriple& s = cur[j];
+        if (i < n && left[j] == 0) store_le_bytes(out + base + match_start[j], v[j], s.match_length);
+        if (i < n) {
+          cb.offset[i] = s.offset;
+          cb.segment_start[2 * i] = match_start[j] - s.literals_length;
+          cb.segment_start[2 * i + 1] = match_start[j];
+        }
+        const uint32_t bytes = listed_before + g.inclusive_sum(left[j]);
+        const uint32_t lists = g.ballot(left[j] != 0);
+        if (left[j] != 0) {
+          const uint32_t slot = listed + popcount32(lists & below);
+          cb.list_end[slot] = bytes;
+          cb.list_seq[slot] = i;
+        }
+        listed += popcount32(lists);
+        listed_before = static_cast<uint32_t>(g.shuffle64(bytes, G::kSize - 1));
+      }
+      g.sync();  // the batch's literals, short matches and lists are in place
+      execute_batch_matches(g, cb, listed, out + base);
+      op += batch_literals + batch_matches;
+      lit_pos += batch_literals;
+    }
+    // The block's literals after its last match (no batch reads them before
+    // the next batch's barrier).
+    copy_literals(g, block_out + op, lit, lit_pos, lit.size - lit_pos);
+  }
+  g.sync();  // the chunk is written (the checksums read it)
 }
 
 // D2 for compressed block k by one group: D2a (its sequences from

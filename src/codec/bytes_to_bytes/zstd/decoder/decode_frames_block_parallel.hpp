@@ -107,44 +107,55 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
                   checkpointed[k] ? checkpoints.data() + checkpoint_base(b, k) : nullptr);
   }
   resolve_chunk(plan, frames.data(), blocks.data(), capacity);
-  // The granule index covers the blocks C4 validated, up to where the last of them ends.
-  uint64_t valid_end = 0;
-  if (plan.valid_blocks > 0) {
-    const BlockRecord& last = blocks[plan.valid_blocks - 1];
-    valid_end = last.output_offset +
-                (last.type == BlockType::compressed ? uint64_t{last.literals_size} + last.match_bytes : last.size);
-  }
-  std::vector<GranuleEntry> granules(granule_entries(valid_end));  // zeroed, as D1 needs
-  for (uint32_t i = 0; i < plan.valid_blocks; ++i) {
-    write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], literals.data(), triples.data(), granules.data(),
-                         out);
-  }
-  // D2 as the GPU runs it, either way: by chunk (execute_chunk_matches)
-  // where the chunk has an odd number of blocks, else by block in two
-  // stages (block_execution.hpp's D2Stages), so that the host tests check
-  // both, and walks that stop at a stage's floor as well as walks through
-  // earlier blocks of the same stage.
-  if (plan.block_count % 2 == 1) {
-    // The GPU's batches (gpu/policy.cuh): 32 sequences in chunks of up to
-    // 256 KiB, else 64.
-    auto d2 = [&](auto& batch) {
-      execute_chunk_matches(SerialGroup{}, batch, blocks.data(), plan.valid_blocks, triples.data(), out);
-    };
+  // D1 and D2 as the GPU runs them, each way, so that the host tests check
+  // every one: where the chunk has an odd number of blocks, by chunk, with
+  // D1 in D2's pass (write_chunk_output, the GPU's way where blocks are
+  // long) for one block or 5, 9, ..., else D1 then execute_chunk_matches;
+  // where it has an even number, D1 then D2 by block in two stages
+  // (block_execution.hpp's D2Stages), which checks walks that stop at a
+  // stage's floor as well as walks through earlier blocks of the same stage.
+  // The GPU's batches (gpu/policy.cuh): 32 sequences in chunks of up to
+  // 256 KiB, else 64.
+  auto by_chunk = [&](auto&& d2) {
     if (capacity <= 256 * 1024) d2(*std::make_unique<ChunkBatch<32>>());
     else d2(*std::make_unique<ChunkBatch<64>>());
+  };
+  if (plan.block_count % 4 == 1) {
+    by_chunk([&](auto& batch) {
+      write_chunk_output(SerialGroup{}, batch, in, blocks.data(), plan.valid_blocks, literals.data(), triples.data(),
+                         out);
+    });
   } else {
-    const D2Stages stages(2, valid_end);
-    auto in_block = std::make_unique<InBlockBatch>();
-    for (uint32_t stage = 0; stage < stages.count; ++stage) {
-      for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-        if (stages.of(blocks[i]) != stage) continue;
-        copy_cross_block_bytes(SerialGroup{}, blocks.data(), i, triples.data(), granules.data(), out,
-                               StridedSequences{0, 1}, kWholeBlock, stages.floor(stage));
-      }
-      for (uint32_t i = plan.valid_blocks; i-- > 0;) {
-        if (stages.of(blocks[i]) != stage) continue;
-        execute_in_block_matches(SerialGroup{}, *in_block, blocks.data(), i, triples.data(), granules.data(), out,
-                                 0, kWholeBlock, stages.floor(stage));
+    // The granule index covers the blocks C4 validated, up to where the last of them ends.
+    uint64_t valid_end = 0;
+    if (plan.valid_blocks > 0) {
+      const BlockRecord& last = blocks[plan.valid_blocks - 1];
+      valid_end = last.output_offset +
+                  (last.type == BlockType::compressed ? uint64_t{last.literals_size} + last.match_bytes : last.size);
+    }
+    std::vector<GranuleEntry> granules(granule_entries(valid_end));  // zeroed, as D1 needs
+    for (uint32_t i = 0; i < plan.valid_blocks; ++i) {
+      write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], literals.data(), triples.data(), granules.data(),
+                           out);
+    }
+    if (plan.block_count % 2 == 1) {
+      by_chunk([&](auto& batch) {
+        execute_chunk_matches(SerialGroup{}, batch, blocks.data(), plan.valid_blocks, triples.data(), out);
+      });
+    } else {
+      const D2Stages stages(2, valid_end);
+      auto in_block = std::make_unique<InBlockBatch>();
+      for (uint32_t stage = 0; stage < stages.count; ++stage) {
+        for (uint32_t i = plan.valid_blocks; i-- > 0;) {
+          if (stages.of(blocks[i]) != stage) continue;
+          copy_cross_block_bytes(SerialGroup{}, blocks.data(), i, triples.data(), granules.data(), out,
+                                 StridedSequences{0, 1}, kWholeBlock, stages.floor(stage));
+        }
+        for (uint32_t i = plan.valid_blocks; i-- > 0;) {
+          if (stages.of(blocks[i]) != stage) continue;
+          execute_in_block_matches(SerialGroup{}, *in_block, blocks.data(), i, triples.data(), granules.data(), out,
+                                   0, kWholeBlock, stages.floor(stage));
+        }
       }
     }
   }

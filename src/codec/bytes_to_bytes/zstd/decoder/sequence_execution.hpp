@@ -70,7 +70,8 @@ ZARRGPU_HD_INLINE void store_le_bytes(uint8_t* dst, uint64_t v, uint32_t n) {
 
 // 8-byte words of literals each rank moves per pass of move_literals(): a
 // pass is G::kSize x 8 x kLiteralWords literals, their loads all in flight
-// before the pass's first store waits for one.
+// before the pass's first store waits for one. A caller short of registers
+// asks for fewer (kWords: D2 by chunk's pass 1, block_execution.hpp).
 inline constexpr uint32_t kLiteralWords = 2;
 
 // Moves literals lit[from, from + n) in passes: rank r takes the 8
@@ -86,7 +87,7 @@ inline constexpr uint32_t kLiteralWords = 2;
 // write position never passes the literals read position), so a pass
 // that loads all its words before it stores never clobbers a literal still
 // to be read.
-template <class G, class Place>
+template <uint32_t kWords = kLiteralWords, class G, class Place>
 ZARRGPU_HD void move_literals(G g, const Literals& lit, size_t from, uint32_t n, Place&& place) {
   constexpr uint32_t kStride = G::kSize * 8;
   const uint32_t r = g.rank();
@@ -100,14 +101,14 @@ ZARRGPU_HD void move_literals(G g, const Literals& lit, size_t from, uint32_t n,
   const AlignedWords words{lit.data, static_cast<int64_t>(lit.size), off};
   const bool last_rank = r == G::kSize - 1;
   const uint32_t next = last_rank ? r : r + 1;
-  for (uint32_t pass = 0; pass < n; pass += kStride * kLiteralWords) {
-    uint64_t lo[kLiteralWords], hi[kLiteralWords];
+  for (uint32_t pass = 0; pass < n; pass += kStride * kWords) {
+    uint64_t lo[kWords], hi[kWords];
     const int64_t at = static_cast<int64_t>(from + pass) + off;  // the pass's first literal in word units x 8
     const uint32_t shift = static_cast<uint32_t>(at & 7);
 #if defined(__CUDACC__)
 #pragma unroll
 #endif
-    for (uint32_t u = 0; u < kLiteralWords; ++u) {
+    for (uint32_t u = 0; u < kWords; ++u) {
       const int64_t j = (at >> 3) + u * G::kSize + r;
       lo[u] = hi[u] = 0;
       if (pass + u * kStride < n) {
@@ -115,11 +116,11 @@ ZARRGPU_HD void move_literals(G g, const Literals& lit, size_t from, uint32_t n,
         if (last_rank && shift != 0) hi[u] = words.word(j + 1);
       }
     }
-    uint64_t v[kLiteralWords];
+    uint64_t v[kWords];
 #if defined(__CUDACC__)
 #pragma unroll
 #endif
-    for (uint32_t u = 0; u < kLiteralWords; ++u) {
+    for (uint32_t u = 0; u < kWords; ++u) {
       v[u] = lo[u];
       if (shift != 0 && pass + u * kStride < n) {  // the same in every rank: all shuffle together
         const uint64_t h = g.shuffle64(lo[u], next);
@@ -130,7 +131,7 @@ ZARRGPU_HD void move_literals(G g, const Literals& lit, size_t from, uint32_t n,
 #if defined(__CUDACC__)
 #pragma unroll
 #endif
-    for (uint32_t u = 0; u < kLiteralWords; ++u) {
+    for (uint32_t u = 0; u < kWords; ++u) {
       const uint32_t k = pass + u * kStride + 8 * r;
       if (k < n) place(k, v[u], n - k < 8 ? n - k : 8u);
     }
@@ -192,18 +193,20 @@ ZARRGPU_HD_INLINE int64_t match_source(uint32_t start, uint32_t offset, uint32_t
 
 // Pass 1. Literal k of the batch belongs to the first sequence i with
 // literals_end[i] > k and goes to k plus the match bytes before sequence i.
+// Batch: any batch with literals_end and matches_end (SequenceBatch,
+// block_execution.hpp's ChunkBatch), as for the two forms below.
 // Each rank's literals grow with the pass: it finds the owner of its word's
 // first literal by binary search above the last one (a word is 256
 // literals past the rank's previous one: a linear scan there was a fifth
 // of D1's stall samples at level 9, H200), then follows it up within the
 // word, in registers (move_literals() says why in-place literals are safe).
-template <class G>
-ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count, uint8_t* base, const Literals& lit,
+template <uint32_t kWords = kLiteralWords, class G, class Batch>
+ZARRGPU_HD void place_batch_literals(G g, const Batch& b, uint32_t count, uint8_t* base, const Literals& lit,
                                      size_t lit_pos) {
   uint32_t owner = 0;
   uint32_t end = b.literals_end[0];  // literals of sequences 0..owner
   uint32_t shift = 0;                // match bytes before sequence `owner`
-  move_literals(g, lit, lit_pos, b.literals_end[count - 1], [&](uint32_t k, uint64_t v, uint32_t m) {
+  move_literals<kWords>(g, lit, lit_pos, b.literals_end[count - 1], [&](uint32_t k, uint64_t v, uint32_t m) {
     if (k >= end) {
       // The first i > owner with literals_end[i] > k; it exists: k < literals_end[count - 1].
       uint32_t lo = owner + 1, hi = count - 1;
@@ -233,8 +236,8 @@ ZARRGPU_HD void place_batch_literals(G g, const SequenceBatch& b, uint32_t count
 // GPU), with no search for owners and no turns for one rank's long run.
 // Not for in-place literals (lit.in_output), where a rank could overwrite
 // literals another still reads.
-template <class G>
-ZARRGPU_HD void place_batch_literals_by_sequence(G g, const SequenceBatch& b, uint32_t count, uint8_t* base,
+template <class G, class Batch>
+ZARRGPU_HD void place_batch_literals_by_sequence(G g, const Batch& b, uint32_t count, uint8_t* base,
                                                  const Literals& lit, size_t lit_pos) {
   const uint64_t rle = uint64_t{lit.rle_byte} * 0x0101010101010101ull;
   for (uint32_t i = g.rank(); i < count; i += G::kSize) {
@@ -257,8 +260,8 @@ ZARRGPU_HD void place_batch_literals_by_sequence(G g, const SequenceBatch& b, ui
 // no load waits on the batch's prefix sums (D1's literal loads, one round
 // trip a batch on its chain, were 54% of its stall samples at level 19, 64
 // KiB chunks, ncu, H100, 2026-11-25).
-template <class G>
-ZARRGPU_HD void place_batch_literals_from_window(G g, const SequenceBatch& b, uint32_t count, uint8_t* base,
+template <class G, class Batch>
+ZARRGPU_HD void place_batch_literals_from_window(G g, const Batch& b, uint32_t count, uint8_t* base,
                                                  uint64_t window, uint32_t first) {
   static_assert((G::kSize & (G::kSize - 1)) == 0, "ranks index the window's words modulo G::kSize");
   for (uint32_t round = 0; round < count; round += G::kSize) {  // the same in every rank: all shuffle together

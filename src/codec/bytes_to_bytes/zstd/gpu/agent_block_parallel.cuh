@@ -51,6 +51,7 @@ struct BlockParallelParams {
   uint32_t* literals_queue;     // D1's next unit when in parts; zeroed with item_count
   unsigned long long* sequence_total;  // the listed blocks' sequences (B1 adds them); zeroed with item_count
   uint32_t* execute_queue;      // D2b's next listed block when in runs; zeroed with item_count
+  unsigned long long* literal_total;   // the literals of the listed blocks with sequences (B1); zeroed likewise
   // B3's order of the listed compressed blocks (indices into items),
   // longest chain first (count_order, place_order), and its bucket counts and cursors
   // ([kOrderBuckets] each, zeroed with item_count).
@@ -124,6 +125,13 @@ struct BlockParallelParams {
   __device__ __forceinline__ bool d2_by_chunk() const {
     if (d2_mode != D2Mode::automatic) return d2_mode == D2Mode::by_chunk;
     return max_chunk_bytes <= kMaxChunk && blocks_in_parts<kSequences>();
+  }
+  // Whether the literal runs of the wave's blocks with sequences average
+  // kLiterals bytes or fewer (level 19: 2-4; level 9 19-40, level 3 over 60
+  // on the bench's data).
+  template <uint32_t kLiterals>
+  __device__ __forceinline__ bool short_literal_runs() const {
+    return *literal_total <= static_cast<unsigned long long>(kLiterals) * *sequence_total;
   }
   // This wave's D2 stages, as above.
   template <uint32_t kParted>
@@ -216,6 +224,7 @@ struct AgentBlockParallel {
     // Rank 0 wrote the count (0 on an error).
     if (g.rank() == 0 && b.sequence_count != 0) {
       atomicAdd(bp.sequence_total, static_cast<unsigned long long>(b.sequence_count));
+      atomicAdd(bp.literal_total, static_cast<unsigned long long>(b.literals_size));
     }
   }
 
@@ -227,17 +236,19 @@ struct AgentBlockParallel {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel) return;
     const BlockRecord* blocks = bp.chunk_blocks(c);
-    uint64_t sequences = 0;
+    uint64_t sequences = 0, literals = 0;
     uint32_t n = 0;
     for (uint32_t k = 0; k < plan.block_count; ++k) {
       if (blocks[k].type != BlockType::compressed) continue;
       ++n;
       sequences += blocks[k].sequence_count;
+      if (blocks[k].sequence_count != 0) literals += blocks[k].literals_size;  // as tables() counts them
     }
     const bool is_heavy = sequences * bp.wave_chunks > *bp.sequence_total;
     const BlockParallelParams& to = is_heavy ? heavy : light;
     bp.classes[c] = static_cast<uint8_t>(to.weight_class);
     if (sequences != 0) atomicAdd(to.sequence_total, static_cast<unsigned long long>(sequences));
+    if (literals != 0) atomicAdd(to.literal_total, static_cast<unsigned long long>(literals));
     list_blocks(c, plan.block_count, n, to);
   }
 
@@ -402,6 +413,20 @@ struct AgentBlockParallel {
     if (!plan.block_parallel || !bp.in_class(c)) return;
     execute_chunk_matches(WarpGroup{}, cb, bp.chunk_blocks(c), plan.valid_blocks, bp.chunk_triples(c),
                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
+  }
+
+  // Phases D1 and D2 by chunk in one pass, one warp per chunk of the wave
+  // (of the class), after phase C: the blocks C4 validated, in order, each
+  // batch's literals then its matches (decoder/block_execution.hpp's
+  // write_chunk_output).
+  template <uint32_t N>
+  __device__ __forceinline__ void write_chunk(ChunkBatch<N>& cb, size_t c) {
+    const ChunkPlan& plan = bp.plans[c];
+    if (!plan.block_parallel || !bp.in_class(c)) return;
+    const size_t chunk = bp.first_chunk + c;
+    write_chunk_output(WarpGroup{}, cb, static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c),
+                       plan.valid_blocks, bp.chunk_literals(c), bp.chunk_triples(c),
+                       static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 
   // Phase D2b in runs: run `r` of `runs` of listed compressed block `item`,

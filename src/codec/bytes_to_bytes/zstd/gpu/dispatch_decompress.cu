@@ -243,6 +243,7 @@ void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
   bp.literals_queue = reinterpret_cast<uint32_t*>(at + 16);
   bp.sequence_total = reinterpret_cast<unsigned long long*>(at + 24);
   bp.execute_queue = reinterpret_cast<uint32_t*>(at + 32);
+  bp.literal_total = reinterpret_cast<unsigned long long*>(at + 40);
   bp.order_counts = reinterpret_cast<uint32_t*>(at + WaveLayout::kOrderBucketsAt);
   bp.order_cursors = bp.order_counts + kOrderBuckets;
 }
@@ -292,7 +293,19 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
       r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, st);
     }
   }
-  if (r == kSuccess) r = launch_bp(execute_chunks_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
+  // D2 by chunk after D1, or with D1 in its pass (kernel_block_parallel.cuh's
+  // d1_in_d2: the device's choice); batches by the chunk bound.
+  constexpr uint32_t kSmall = BpPolicy::kSmallChunkBatchSequences, kLarge = BpPolicy::kChunkBatchSequences;
+  const bool small = bp.max_chunk_bytes <= BpPolicy::kSmallChunkBatchMaxChunkBytes;
+  const uint32_t threads = BpPolicy::kThreads;
+  if (r == kSuccess) {
+    r = small ? launch_bp(execute_chunks_kernel<BpPolicy, kSmall>, n, warps, threads, bp, s)
+              : launch_bp(execute_chunks_kernel<BpPolicy, kLarge>, n, warps, threads, bp, s);
+  }
+  if (r == kSuccess) {
+    r = small ? launch_bp(write_chunks_kernel<BpPolicy, kSmall>, n, warps, threads, bp, s)
+              : launch_bp(write_chunks_kernel<BpPolicy, kLarge>, n, warps, threads, bp, s);
+  }
   if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   return r;
 }

@@ -44,6 +44,17 @@ __device__ __forceinline__ bool d2_by_chunk(const BlockParallelParams& bp) {
   return bp.d2_by_chunk<Policy::kChunkD2Sequences, Policy::kChunkD2MaxChunkBytes>();
 }
 
+// D1 in D2 by chunk's pass (AgentBlockParallel::write_chunk), and no D1
+// launch does anything: where D2 runs by chunk and the blocks are long (D1
+// would run in parts), in chunks up to Policy::kD1InD2MaxChunkBytes, or
+// larger where the literal runs are short (Policy::kD1InD2Literals) as well
+// (policy.cuh says how each fared).
+template <class Policy>
+__device__ __forceinline__ bool d1_in_d2(const BlockParallelParams& bp) {
+  return d2_by_chunk<Policy>(bp) && bp.blocks_in_parts<Policy::kPartedSequences>() &&
+         (bp.max_chunk_bytes <= Policy::kD1InD2MaxChunkBytes || bp.short_literal_runs<Policy::kD1InD2Literals>());
+}
+
 // The thread block takes units [0, units) one at a time from `queue` (a
 // counter zeroed before the launch) and runs unit(u) with all its threads,
 // until none is left: the thread blocks that run at once take neighbouring
@@ -319,7 +330,7 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
     literals_parts_kernel(BlockParallelParams bp) {
   constexpr uint32_t kWarps = Policy::kPartWarps;
-  if (!bp.blocks_in_parts<Policy::kPartedSequences>()) return;
+  if (!bp.blocks_in_parts<Policy::kPartedSequences>() || d1_in_d2<Policy>(bp)) return;
   __shared__ SequenceBatch batch[kWarps];
   __shared__ SequenceLengths sums[kWarps];
   const uint32_t warp = threadIdx.x >> 5;
@@ -398,19 +409,29 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
   });
 }
 
-template <class Policy>
+// D2 by chunk, with batches of N sequences (Policy::kChunkBatchSequences,
+// or kSmallChunkBatchSequences for chunk bounds up to
+// kSmallChunkBatchMaxChunkBytes): after D1 (execute_chunks_kernel), or
+// with D1 in its pass (write_chunks_kernel, where d1_in_d2()); the host
+// launches both for its N, and the one whose wave it is not leaves at once.
+// A kernel for each N, so that batches of one sequence a lane take no
+// registers for two.
+template <class Policy, uint32_t N>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_chunks_kernel(BlockParallelParams bp) {
-  if (!d2_by_chunk<Policy>(bp)) return;
-  __shared__ union {
-    ChunkBatch<Policy::kSmallChunkBatchSequences> small[Policy::kWarpsPerBlock];
-    ChunkBatch<Policy::kChunkBatchSequences> large[Policy::kWarpsPerBlock];
-  } batch;
+  if (!d2_by_chunk<Policy>(bp) || d1_in_d2<Policy>(bp)) return;
+  __shared__ ChunkBatch<N> batch[Policy::kWarpsPerBlock];
   const uint32_t warp = threadIdx.x >> 5;
   const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (c >= bp.wave_chunks) return;
-  AgentBlockParallel agent{bp};
-  if (bp.max_chunk_bytes <= Policy::kSmallChunkBatchMaxChunkBytes) agent.execute_chunk(batch.small[warp], c);
-  else agent.execute_chunk(batch.large[warp], c);
+  if (c < bp.wave_chunks) AgentBlockParallel{bp}.execute_chunk(batch[warp], c);
+}
+
+template <class Policy, uint32_t N>
+__global__ void __launch_bounds__(Policy::kThreads, Policy::kChunkMinBlocksPerSm) write_chunks_kernel(BlockParallelParams bp) {
+  if (!d1_in_d2<Policy>(bp)) return;
+  __shared__ ChunkBatch<N> batch[Policy::kWarpsPerBlock];
+  const uint32_t warp = threadIdx.x >> 5;
+  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
+  if (c < bp.wave_chunks) AgentBlockParallel{bp}.write_chunk(batch[warp], c);
 }
 
 template <class Policy>

@@ -126,6 +126,24 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // / 256 KiB / 1 MiB, 128 -4.6 / -3.6% and 256 -14 / -16% at 64 / 256 KiB
   // (ab_many.sh, 1 GiB rows, H100, 2026-11-25 11:51 and 12:11 UTC).
   static constexpr uint32_t kChunkBatchSequences = 64;
+  // D1 in D2 by chunk's pass (decoder/block_execution.hpp's
+  // write_chunk_output; kernel_block_parallel.cuh's d1_in_d2) where its
+  // blocks are long (D1 in parts, kPartedSequences), in chunks up to
+  // kD1InD2MaxChunkBytes, or larger where the literal runs average
+  // kD1InD2Literals bytes or fewer: the chain copies each batch's literals,
+  // which D1's warps copy faster where they are many. Against D1 then D2 by
+  // chunk, 2 GiB rows, 2 rounds (ab_many.sh, H100, 2026-11-25 23:35 and
+  // 23:48 UTC): level 19 +7.3 / +8.7 / +10.3% and +6.5 / +9.8 / +8.8% at 64
+  // KiB / 256 KiB / 1 MiB; level 9 -0.5 / +13.0 / -12.4%; everywhere (no
+  // rule) levels 1 and 3 at 256 KiB and 1 MiB -4.3..-7.0% (level 3 256
+  // KiB +5.9%). Literals a sequence on the bench's data: level 19 2-4,
+  // level 9 19-40, level 3 over 60.
+  static constexpr uint64_t kD1InD2MaxChunkBytes = 256 * 1024;
+  static constexpr uint32_t kD1InD2Literals = 8;
+  // That chain needs 72 registers (64, for 8 thread blocks an SM, spilled
+  // 52-108 bytes; 388 with both batch sizes in one kernel), so 7 thread
+  // blocks (28 warps) an SM.
+  static constexpr int kChunkMinBlocksPerSm = 7;
   static constexpr uint32_t kSmallChunkBatchSequences = 32;
   static constexpr uint64_t kSmallChunkBatchMaxChunkBytes = 256 * 1024;
   // Phase D2a: warps sharing a part of one block's sequences, and thread
