@@ -682,7 +682,7 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
 //    and the block's last literals follow its last match: as the one-warp
 //    decoder writes a chunk, and no D1 launch. Where blocks are long (level
 //    19), against D1 then execute_chunk_matches(), 2 GiB rows, 2 rounds
-//    (ab_many.sh, H100, 2026-11-25 23:35 UTC): level 19 +7.3 / +8.7 /
+//    (ab_many.sh, H100, 2026-11-25 ~23:30 UTC): level 19 +7.3 / +8.7 /
 //    +10.3% at 64 KiB / 256 KiB / 1 MiB; at levels 1 and 3 (long literal
 //    runs, copied in the chain instead of by D1's warps) -4.3..-7.0% at
 //    256 KiB and 1 MiB (level 3 +1.7 / +5.9% at 64 / 256 KiB).

@@ -132,8 +132,8 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // kD1InD2MaxChunkBytes, or larger where the literal runs average
   // kD1InD2Literals bytes or fewer: the chain copies each batch's literals,
   // which D1's warps copy faster where they are many. Against D1 then D2 by
-  // chunk, 2 GiB rows, 2 rounds (ab_many.sh, H100, 2026-11-25 23:35 and
-  // 23:48 UTC): level 19 +7.3 / +8.7 / +10.3% and +6.5 / +9.8 / +8.8% at 64
+  // chunk, 2 GiB rows, 2 rounds (ab_many.sh, H100, 2026-11-25 ~23:30 and
+  // ~23:45 UTC): level 19 +7.3 / +8.7 / +10.3% and +6.5 / +9.8 / +8.8% at 64
   // KiB / 256 KiB / 1 MiB; level 9 -0.5 / +13.0 / -12.4%; everywhere (no
   // rule) levels 1 and 3 at 256 KiB and 1 MiB -4.3..-7.0% (level 3 256
   // KiB +5.9%). Literals a sequence on the bench's data: level 19 2-4,
