@@ -707,6 +707,59 @@ struct ChunkBatch {
   uint32_t list_seq[N];           // the batch's sequence of listed slot s
 };
 
+// The matches of a batch of D2 by chunk, in either form, once every byte
+// before the batch is written (and, in write_chunk_output, the batch's
+// literals): the short matches whose sources lie before the batch (final)
+// and that do not repeat themselves, copied by their rank with every load
+// first; the batch's segments and the list of sequences left to pass 2;
+// then pass 2. Rank r holds the batch's sequences r, r + G::kSize, ...
+// (t[j]: its offset, resolved, and match length) and where each one's
+// literals and match start, relative to `base`, the batch's first byte.
+template <class G, uint32_t N, uint32_t kRounds>
+ZARRGPU_HD_INLINE void run_chunk_batch_matches(G g, ChunkBatch<N>& cb, uint32_t n, uint32_t base, uint8_t* out,
+                                               const SequenceTriple (&t)[kRounds], const uint32_t (&lit_at)[kRounds],
+                                               const uint32_t (&match_at)[kRounds]) {
+  uint64_t v[kRounds];
+  uint32_t left[kRounds];
+  for (uint32_t j = 0; j < kRounds; ++j) {
+    const uint32_t i = j * G::kSize + g.rank();
+    const SequenceTriple& s = t[j];
+    const uint32_t at = base + match_at[j];
+    left[j] = i < n ? s.match_length : 0u;
+    v[j] = 0;
+    if (i < n && s.match_length <= kOwnMatchBytes && s.offset >= s.match_length &&
+        at - s.offset + s.match_length <= base) {
+      for (uint32_t u = 0; u < kOwnMatchBytes; ++u) {
+        if (u < s.match_length) v[j] |= uint64_t{out[at - s.offset + u]} << (8 * u);
+      }
+      left[j] = 0;
+    }
+  }
+  uint32_t bytes_before = 0, listed = 0;
+  const uint32_t below = (1u << g.rank()) - 1u;  // ranks before this one (kSize <= 32)
+  for (uint32_t j = 0; j < kRounds; ++j) {
+    const uint32_t i = j * G::kSize + g.rank();
+    const SequenceTriple& s = t[j];
+    if (i < n && left[j] == 0) store_le_bytes(out + base + match_at[j], v[j], s.match_length);
+    if (i < n) {
+      cb.offset[i] = s.offset;
+      cb.segment_start[2 * i] = lit_at[j];
+      cb.segment_start[2 * i + 1] = match_at[j];
+    }
+    const uint32_t bytes = bytes_before + g.inclusive_sum(left[j]);
+    const uint32_t lists = g.ballot(left[j] != 0);
+    if (left[j] != 0) {
+      const uint32_t slot = listed + popcount32(lists & below);
+      cb.list_end[slot] = bytes;
+      cb.list_seq[slot] = i;
+    }
+    listed += popcount32(lists);
+    bytes_before = static_cast<uint32_t>(g.shuffle64(bytes, G::kSize - 1));
+  }
+  g.sync();  // the batch's bytes before pass 2 (short matches, literals) and its lists are in place
+  execute_batch_matches(g, cb, listed, out + base);
+}
+
 template <class G, uint32_t N>
 ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord* blocks, uint32_t valid,
                                       const SequenceTriple* t, uint8_t* out) {
@@ -727,7 +780,8 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord*
   auto load = [&](uint32_t done, Held* h) {
     for (uint32_t j = 0; j < kRounds; ++j) {
       const uint32_t i = done + j * G::kSize + g.rank();
-      if (i >= end) break;
+      h[j] = Held{};  // past the end: zeros, never used (every use is below n)
+      if (i >= end) continue;
       h[j].s = t[i];
       h[j].before = i == 0 ? first_start : t[i - 1].match_start + t[i - 1].match_length;
     }
@@ -740,47 +794,15 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord*
     load(done + N, next);
     const uint32_t n = end - done < N ? end - done : N;
     const uint32_t base = g.broadcast(cur[0].before);  // rank 0 holds sequence `done`
-    g.sync();  // the previous batch's bytes are written: the short matches below may read them
-    // Short matches whose sources lie before the batch (final) and that do
-    // not repeat themselves: copied by their rank, every load first.
-    uint64_t v[kRounds];
-    uint32_t left[kRounds];
+    g.sync();  // the previous batch's bytes are written: the short matches may read them
+    SequenceTriple t_now[kRounds];
+    uint32_t lit_at[kRounds], match_at[kRounds];
     for (uint32_t j = 0; j < kRounds; ++j) {
-      const uint32_t i = j * G::kSize + g.rank();
-      const SequenceTriple& s = cur[j].s;
-      left[j] = i < n ? s.match_length : 0u;
-      v[j] = 0;
-      if (i < n && s.match_length <= kOwnMatchBytes && s.offset >= s.match_length &&
-          s.match_start - s.offset + s.match_length <= base) {
-        for (uint32_t u = 0; u < kOwnMatchBytes; ++u) {
-          if (u < s.match_length) v[j] |= uint64_t{out[s.match_start - s.offset + u]} << (8 * u);
-        }
-        left[j] = 0;
-      }
+      t_now[j] = cur[j].s;
+      lit_at[j] = cur[j].before - base;
+      match_at[j] = cur[j].s.match_start - base;
     }
-    uint32_t matches_before = 0, listed = 0;
-    const uint32_t below = (1u << g.rank()) - 1u;  // ranks before this one (kSize <= 32)
-    for (uint32_t j = 0; j < kRounds; ++j) {
-      const uint32_t i = j * G::kSize + g.rank();
-      const SequenceTriple& s = cur[j].s;
-      if (i < n && left[j] == 0) store_le_bytes(out + s.match_start, v[j], s.match_length);
-      if (i < n) {
-        cb.offset[i] = s.offset;
-        cb.segment_start[2 * i] = cur[j].before - base;
-        cb.segment_start[2 * i + 1] = s.match_start - base;
-      }
-      const uint32_t matches = matches_before + g.inclusive_sum(left[j]);
-      const uint32_t lists = g.ballot(left[j] != 0);
-      if (left[j] != 0) {
-        const uint32_t slot = listed + popcount32(lists & below);
-        cb.list_end[slot] = matches;
-        cb.list_seq[slot] = i;
-      }
-      listed += popcount32(lists);
-      matches_before = static_cast<uint32_t>(g.shuffle64(matches, G::kSize - 1));
-    }
-    g.sync();
-    execute_batch_matches(g, cb, listed, out + base);
+    run_chunk_batch_matches(g, cb, n, base, out, t_now, lit_at, match_at);
   }
 }
 
@@ -855,9 +877,7 @@ ZARRGPU_HD void write_chunk_output(G g, ChunkBatch<N>& cb, const uint8_t* chunk,
       const uint64_t next_window = done + n < count ? load_window(lit_pos + batch_literals) : 0;
       const auto first = static_cast<uint32_t>((static_cast<int64_t>(lit_pos) + off) & 7);
       g.sync();  // every rank's prefix sums are in cb
-      // Pass 1: the batch's literals. Then the short matches whose sources
-      // lie before the batch (final) and that do not repeat themselves,
-      // copied by their rank, every load first.
+      // Pass 1: the batch's literals; then its matches.
       if (by_sequence && windows && first + batch_literals <= 8 * G::kSize) {
         place_batch_literals_from_window(g, cb, n, out + base, window, first);
       } else if (by_sequence) {
@@ -866,45 +886,9 @@ ZARRGPU_HD void write_chunk_output(G g, ChunkBatch<N>& cb, const uint8_t* chunk,
         place_batch_literals<1>(g, cb, n, out + base, lit, lit_pos);  // a word a rank a pass: fewer registers
       }
       window = next_window;
-      uint64_t v[kRounds];
-      uint32_t left[kRounds];
-      for (uint32_t j = 0; j < kRounds; ++j) {
-        const uint32_t i = j * G::kSize + g.rank();
-        const SequenceTriple& s = cur[j];
-        const uint32_t at = base + match_start[j];
-        left[j] = i < n ? s.match_length : 0u;
-        v[j] = 0;
-        if (i < n && s.match_length <= kOwnMatchBytes && s.offset >= s.match_length &&
-            at - s.offset + s.match_length <= base) {
-          for (uint32_t u = 0; u < kOwnMatchBytes; ++u) {
-            if (u < s.match_length) v[j] |= uint64_t{out[at - s.offset + u]} << (8 * u);
-          }
-          left[j] = 0;
-        }
-      }
-      uint32_t listed_before = 0, listed = 0;
-      const uint32_t below = (1u << g.rank()) - 1u;  // ranks before this one (kSize <= 32)
-      for (uint32_t j = 0; j < kRounds; ++j) {
-        const uint32_t i = j * G::kSize + g.rank();
-        const SequenceTriple& s = cur[j];
-        if (i < n && left[j] == 0) store_le_bytes(out + base + match_start[j], v[j], s.match_length);
-        if (i < n) {
-          cb.offset[i] = s.offset;
-          cb.segment_start[2 * i] = match_start[j] - s.literals_length;
-          cb.segment_start[2 * i + 1] = match_start[j];
-        }
-        const uint32_t bytes = listed_before + g.inclusive_sum(left[j]);
-        const uint32_t lists = g.ballot(left[j] != 0);
-        if (left[j] != 0) {
-          const uint32_t slot = listed + popcount32(lists & below);
-          cb.list_end[slot] = bytes;
-          cb.list_seq[slot] = i;
-        }
-        listed += popcount32(lists);
-        listed_before = static_cast<uint32_t>(g.shuffle64(bytes, G::kSize - 1));
-      }
-      g.sync();  // the batch's literals, short matches and lists are in place
-      execute_batch_matches(g, cb, listed, out + base);
+      uint32_t lit_at[kRounds];
+      for (uint32_t j = 0; j < kRounds; ++j) lit_at[j] = match_start[j] - cur[j].literals_length;
+      run_chunk_batch_matches(g, cb, n, base, out, cur, lit_at, match_start);
       op += batch_literals + batch_matches;
       lit_pos += batch_literals;
     }
