@@ -40,7 +40,9 @@ enum class Strategy : uint8_t { automatic = 0, one_warp = 1, block_parallel = 2 
 //             blocks followed back through them (D2a, then D2b; in stages
 //             on long blocks).
 //  by_chunk:  a warp per chunk, its blocks' matches in order: no walks, a
-//             serial chain of batches per chunk.
+//             serial chain of batches per chunk; where the blocks are long
+//             and their literal runs short (level 19), each batch's
+//             literals too, in place of phase D1's own pass.
 //  automatic: by_chunk where the chunks are at most 1 MiB
 //             (BlockParallelPolicySm90::kChunkD2*), else by_block.
 // ZARRGPU_ZSTD_D2_BY_CHUNK=1|0 overrides `automatic`, for comparisons.
