@@ -597,18 +597,22 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       auto b64 = std::make_unique<ChunkBatch<64>>();
       auto b128 = std::make_unique<ChunkBatch<128>>();
       auto b256 = std::make_unique<ChunkBatch<256>>();
+      auto with_batch = [&](uint32_t batch, auto&& run) {  // run(cb) with the ChunkBatch of that size
+        switch (batch) {
+          case 32: run(*b32); break;
+          case 128: run(*b128); break;
+          case 256: run(*b256); break;
+          default: run(*b64); break;
+        }
+      };
       for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
                                          std::pair{4u, 128u}, std::pair{4u, 256u}}) {
         for (const uint32_t valid : {n, n / 2}) {
           Bytes whole = after_d1;
           auto d2 = [&](auto g) {
-            auto run = [&](auto& cb) { execute_chunk_matches(g, cb, p.blocks.data(), valid, placed.data(), whole.data()); };
-            switch (batch) {
-              case 32: run(*b32); break;
-              case 128: run(*b128); break;
-              case 256: run(*b256); break;
-              default: run(*b64); break;
-            }
+            with_batch(batch, [&](auto& cb) {
+              execute_chunk_matches(g, cb, p.blocks.data(), valid, placed.data(), whole.data());
+            });
           };
           if (ranks == 1) d2(SerialGroup{});
           else run_group<4>(d2);
@@ -637,16 +641,10 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
           if (ranks == 32 && valid != n) continue;  // a group of 32 threads is slow on the host
           Bytes whole(data.size(), 0xAA);
           auto d2 = [&](auto g) {
-            auto run = [&](auto& cb) {
+            with_batch(batch, [&](auto& cb) {
               write_chunk_output(g, cb, frame.data(), p.blocks.data(), valid, p.literals.data(), as_decoded.data(),
                                  whole.data());
-            };
-            switch (batch) {
-              case 32: run(*b32); break;
-              case 128: run(*b128); break;
-              case 256: run(*b256); break;
-              default: run(*b64); break;
-            }
+            });
           };
           if (ranks == 1) d2(SerialGroup{});
           else if (ranks == 4) run_group<4>(d2);
