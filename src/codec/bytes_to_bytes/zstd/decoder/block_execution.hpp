@@ -158,6 +158,44 @@ ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, ui
 // (level 19: ~180 literals a batch of 32 sequences).
 inline constexpr uint32_t kShortLiteralRun = 32;
 
+// A block's literals as D1 and D2 by chunk place them, batch after batch:
+// rank r's word of the window at literal `pos` is the aligned word r past
+// the one holding it (none for RLE or in-place literals).
+struct LiteralWindows {
+  bool on;
+  AlignedWords words;
+  ZARRGPU_HD_INLINE explicit LiteralWindows(const Literals& lit)
+      : on(!lit.rle && !lit.in_output),
+        words{lit.data, static_cast<int64_t>(lit.size),
+              on ? static_cast<int64_t>(reinterpret_cast<uintptr_t>(lit.data) & 7u) : 0} {}
+  ZARRGPU_HD_INLINE uint64_t load(size_t pos, uint32_t rank) const {
+    const int64_t j = ((static_cast<int64_t>(pos) + words.off) >> 3) + rank;
+    return on && 8 * j - words.off < words.size ? words.word(j) : 0;
+  }
+  // Where literal `pos` lies in its word.
+  ZARRGPU_HD_INLINE uint32_t first(size_t pos) const {
+    return static_cast<uint32_t>((static_cast<int64_t>(pos) + words.off) & 7);
+  }
+};
+
+// Pass 1 of a batch of n sequences whose literals start at lit_pos (b's
+// literals_end and matches_end set): from `window` (w.load(lit_pos), a
+// batch ahead) where its runs are short and fit it, else by sequence where
+// they are short, else by the ranks together, kWords words a rank a pass.
+template <uint32_t kWords = kLiteralWords, class G, class Batch>
+ZARRGPU_HD_INLINE void place_batch_literals_as_fits(G g, const Batch& b, uint32_t n, uint8_t* dst, const Literals& lit,
+                                                    size_t lit_pos, const LiteralWindows& w, uint64_t window,
+                                                    bool by_sequence, uint32_t batch_literals) {
+  const uint32_t first = w.first(lit_pos);
+  if (by_sequence && w.on && first + batch_literals <= 8 * G::kSize) {
+    place_batch_literals_from_window(g, b, n, dst, window, first);
+  } else if (by_sequence) {
+    place_batch_literals_by_sequence(g, b, n, dst, lit, lit_pos);
+  } else {
+    place_batch_literals<kWords>(g, b, n, dst, lit, lit_pos);
+  }
+}
+
 template <class G>
 ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit, uint8_t* block_out,
                                      uint32_t block_start, SequenceTriple* t, uint32_t from, uint32_t to,
@@ -171,16 +209,8 @@ ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit
     next_ml = i < to ? t[i].match_length : 0u;
   };
   prefetch(from);
-  // Rank r's word of the window of literals at `pos`: the aligned word r
-  // past the one holding literal pos (none for RLE or in-place literals).
-  const bool windows = !lit.rle && !lit.in_output;
-  const int64_t off = windows ? static_cast<int64_t>(reinterpret_cast<uintptr_t>(lit.data) & 7u) : 0;
-  const AlignedWords words{lit.data, static_cast<int64_t>(lit.size), off};
-  auto load_window = [&](size_t pos) -> uint64_t {
-    const int64_t j = ((static_cast<int64_t>(pos) + off) >> 3) + g.rank();
-    return windows && 8 * j - off < static_cast<int64_t>(lit.size) ? words.word(j) : 0;
-  };
-  uint64_t window = load_window(*lit_pos);
+  const LiteralWindows w(lit);
+  uint64_t window = w.load(*lit_pos, g.rank());
   for (uint32_t done = from; done < to;) {
     const uint32_t left = to - done;
     const uint32_t n = left < kSequenceBatch ? left : kSequenceBatch;
@@ -211,15 +241,8 @@ ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit
     g.sync();
     const uint32_t batch_literals = sb.literals_end[n - 1];
     // The next batch's window, in flight while this batch is placed.
-    const uint64_t next_window = done + n < to ? load_window(*lit_pos + batch_literals) : 0;
-    const auto first = static_cast<uint32_t>((static_cast<int64_t>(*lit_pos) + off) & 7);
-    if (by_sequence && windows && first + batch_literals <= 8 * G::kSize) {
-      place_batch_literals_from_window(g, sb, n, block_out + *op, window, first);
-    } else if (by_sequence) {
-      place_batch_literals_by_sequence(g, sb, n, block_out + *op, lit, *lit_pos);
-    } else {
-      place_batch_literals(g, sb, n, block_out + *op, lit, *lit_pos);
-    }
+    const uint64_t next_window = done + n < to ? w.load(*lit_pos + batch_literals, g.rank()) : 0;
+    place_batch_literals_as_fits(g, sb, n, block_out + *op, lit, *lit_pos, w, window, by_sequence, batch_literals);
     *op += batch_literals + sb.matches_end[n - 1];
     *lit_pos += batch_literals;
     window = next_window;
@@ -828,14 +851,7 @@ ZARRGPU_HD void write_chunk_output(G g, ChunkBatch<N>& cb, const uint8_t* chunk,
     // Match starts count from the chunk's start; chunk_limits() keeps them 32-bit.
     const auto block_start = static_cast<uint32_t>(b.output_offset);
     uint32_t op = 0, lit_pos = 0;  // where the batch starts in the block's output and literals
-    // Rank r's word of the window of literals at `pos` (place_block_literals).
-    const bool windows = !lit.rle && !lit.in_output;
-    const int64_t off = windows ? static_cast<int64_t>(reinterpret_cast<uintptr_t>(lit.data) & 7u) : 0;
-    const AlignedWords words{lit.data, static_cast<int64_t>(lit.size), off};
-    auto load_window = [&](uint32_t pos) -> uint64_t {
-      const int64_t j = ((static_cast<int64_t>(pos) + off) >> 3) + g.rank();
-      return windows && 8 * j - off < static_cast<int64_t>(lit.size) ? words.word(j) : 0;
-    };
+    const LiteralWindows w(lit);
     auto load = [&](uint32_t done, SequenceTriple* h) {
       for (uint32_t j = 0; j < kRounds; ++j) {
         const uint32_t i = done + j * G::kSize + g.rank();
@@ -844,7 +860,7 @@ ZARRGPU_HD void write_chunk_output(G g, ChunkBatch<N>& cb, const uint8_t* chunk,
     };
     SequenceTriple next[kRounds];
     load(0, next);
-    uint64_t window = load_window(0);
+    uint64_t window = w.load(0, g.rank());
     for (uint32_t done = 0; done < count; done += N) {
       SequenceTriple cur[kRounds];
       for (uint32_t j = 0; j < kRounds; ++j) cur[j] = next[j];
@@ -874,17 +890,11 @@ ZARRGPU_HD void write_chunk_output(G g, ChunkBatch<N>& cb, const uint8_t* chunk,
       const uint32_t batch_literals = literals_before, batch_matches = matches_before;
       const bool by_sequence = !lit.in_output && !g.any(long_run);
       // The next batch's window, in flight while this batch runs.
-      const uint64_t next_window = done + n < count ? load_window(lit_pos + batch_literals) : 0;
-      const auto first = static_cast<uint32_t>((static_cast<int64_t>(lit_pos) + off) & 7);
+      const uint64_t next_window = done + n < count ? w.load(lit_pos + batch_literals, g.rank()) : 0;
       g.sync();  // every rank's prefix sums are in cb
-      // Pass 1: the batch's literals; then its matches.
-      if (by_sequence && windows && first + batch_literals <= 8 * G::kSize) {
-        place_batch_literals_from_window(g, cb, n, out + base, window, first);
-      } else if (by_sequence) {
-        place_batch_literals_by_sequence(g, cb, n, out + base, lit, lit_pos);
-      } else {
-        place_batch_literals<1>(g, cb, n, out + base, lit, lit_pos);  // a word a rank a pass: fewer registers
-      }
+      // Pass 1: the batch's literals (long runs a word a rank a pass: fewer
+      // registers); then its matches.
+      place_batch_literals_as_fits<1>(g, cb, n, out + base, lit, lit_pos, w, window, by_sequence, batch_literals);
       window = next_window;
       uint32_t lit_at[kRounds];
       for (uint32_t j = 0; j < kRounds; ++j) lit_at[j] = match_start[j] - cur[j].literals_length;

@@ -378,11 +378,7 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
   // and scale each time.
   SequenceTriple* out = triples + b.triples_offset;
   SequenceTriple* const updating_end = out + (n < count ? n : count - 1);
-  auto take = [&state](const SequenceTriple& t) {
-    repeat_step(state.map, t.offset, t.literals_length);
-    state.literals += t.literals_length;
-    state.matches += t.match_length;
-  };
+  auto take = [&state](const SequenceTriple& t) { extend_run(state, t.offset, t.literals_length, t.match_length); };
   ResolutionCheckpoint* cp = checkpoints;
   auto checkpoint = [&]() { *cp++ = state; };
   // Spans of kCheckpointSequences, a checkpoint before each: the test for

@@ -134,9 +134,7 @@ ZARRGPU_HD ResolutionRun scan_runs(G g, Scratch& rs, const SequenceTriple* t, ui
                                    ResolutionRun* total) {
   ResolutionRun run{repeat_identity(), 0, 0};
   visit_triples<false>(t, lo, hi, [&run](uint32_t, const SequenceTriple& s) {
-    repeat_step(run.map, s.offset, s.literals_length);
-    run.literals += s.literals_length;
-    run.matches += s.match_length;
+    extend_run(run, s.offset, s.literals_length, s.match_length);
     return true;
   });
   return exclusive_scan_runs(g, rs, run, total);
@@ -171,9 +169,7 @@ ZARRGPU_HD_INLINE void checkpoint_block(const BlockRecord& b, const SequenceTrip
   ResolutionCheckpoint s{repeat_identity(), 0, 0};
   for (uint32_t i = 0; i < n; ++i) {
     if (i % kCheckpointSequences == 0) checkpoints[i / kCheckpointSequences] = s;
-    repeat_step(s.map, t[i].offset, t[i].literals_length);
-    s.literals += t[i].literals_length;
-    s.matches += t[i].match_length;
+    extend_run(s, t[i].offset, t[i].literals_length, t[i].match_length);
   }
 }
 

@@ -32,6 +32,13 @@ struct ResolutionRun {
   uint64_t literals;  // Literals_Length of the run, then before it
   uint64_t matches;   // Match_Length likewise
 };
+// The run extended by one sequence (its Offset_Value, before resolution).
+ZARRGPU_HD_INLINE void extend_run(ResolutionRun& r, uint32_t offset_value, uint32_t literals_length,
+                                  uint32_t match_length) {
+  repeat_step(r.map, offset_value, literals_length);
+  r.literals += literals_length;
+  r.matches += match_length;
+}
 // B3's state at every kCheckpointSequences-th sequence of a block: the
 // ResolutionRun of the sequences before it, from the block's start, so
 // that C3's ranks start their runs there instead of scanning the runs
