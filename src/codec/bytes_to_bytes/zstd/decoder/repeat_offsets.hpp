@@ -50,29 +50,31 @@ ZARRGPU_HD_INLINE RepeatMap repeat_compose(const RepeatMap& first, const RepeatM
   return r;
 }
 
-// One sequence's effect on the map, branch for branch as resolve_offset().
+// One sequence's effect on the map, as resolve_offset() resolves it, in
+// selects: Offset_Value > 3 enters a new offset; a repeat index 0 leaves
+// the map as it is (only Offset_Value 1 with no literals, or 0, gives it);
+// 1 and 2 move that slot to the front; anything else is rep[0] - 1. No
+// branch: in B3's loop (a lane a block) the lanes of a warp take different
+// cases, and a branch per case ran them one after another.
 ZARRGPU_HD_INLINE void repeat_step(RepeatMap& m, uint32_t offset_value, uint32_t literals_length) {
-  int8_t s;
-  uint32_t v;
-  if (offset_value > 3) {
-    s = -1;
-    v = offset_value - 3;
-    m.src[2] = m.src[1], m.value[2] = m.value[1];
-  } else {
-    const uint32_t index = offset_value - (literals_length != 0 ? 1u : 0u);
-    if (index == 0) return;
-    if (index == 1) {
-      s = m.src[1], v = m.value[1];
-    } else if (index == 2) {
-      s = m.src[2], v = m.value[2];
-    } else {
-      s = m.src[0];
-      v = m.src[0] < 0 ? m.value[0] - 1 : m.value[0] + 1;
-    }
-    if (index != 1) m.src[2] = m.src[1], m.value[2] = m.value[1];
-  }
-  m.src[1] = m.src[0], m.value[1] = m.value[0];
-  m.src[0] = s, m.value[0] = v;
+  const uint32_t index = offset_value - (literals_length != 0 ? 1u : 0u);
+  const bool fresh = offset_value > 3;  // then index >= 3
+  // The slot that moves to the front, each candidate computed and then
+  // picked (as a chain of ?: nvcc branched on the index).
+  int8_t s = fresh ? int8_t{-1} : m.src[0];
+  uint32_t v = fresh ? offset_value - 3 : m.value[0] + (m.src[0] < 0 ? ~0u : 1u);
+  s = index == 2 ? m.src[2] : s;
+  v = index == 2 ? m.value[2] : v;
+  s = index == 1 ? m.src[1] : s;
+  v = index == 1 ? m.value[1] : v;
+  const bool keep = index == 0;
+  const bool keep2 = index <= 1;  // index 1 swaps the front two slots; slot 2 stays
+  m.src[2] = keep2 ? m.src[2] : m.src[1];
+  m.value[2] = keep2 ? m.value[2] : m.value[1];
+  m.src[1] = keep ? m.src[1] : m.src[0];
+  m.value[1] = keep ? m.value[1] : m.value[0];
+  m.src[0] = keep ? m.src[0] : s;
+  m.value[0] = keep ? m.value[0] : v;
 }
 
 }  // namespace zarrgpu::zstd
