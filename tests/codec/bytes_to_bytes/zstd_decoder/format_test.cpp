@@ -104,6 +104,40 @@ TEST(ZstdFormat, RingBitReaderReadsAsWindowBitReader) {
   }
 }
 
+// B3's reader gives WindowBitReader's windows after skips of up to 128
+// bits (two of its skips), and its state-bits window (window_top_at) is
+// the top of WindowBitReader's window that many bits on: every alignment,
+// past the stream's start, two words moved by one skip.
+TEST(ZstdFormat, LookaheadRingBitReaderReadsAsWindowBitReader) {
+  Rng rng(10);
+  std::vector<uint8_t> buffer(96);
+  for (int trial = 0; trial < 4000; ++trial) {
+    const size_t size = 1 + rng.below(80), at = rng.below(8);
+    for (auto& b : buffer) b = static_cast<uint8_t>(rng.next());
+    uint8_t* s = buffer.data() + at;
+    s[size - 1] |= static_cast<uint8_t>(1u << rng.below(8));
+    WindowBitReader a;
+    LookaheadRingBitReader b{};
+    uint64_t ring[kRingWords];
+    b.ring = ring;
+    ASSERT_TRUE(a.init(s, size));
+    ASSERT_TRUE(b.init(s, size));
+    while (a.remaining_bits() > -300) {
+      ASSERT_EQ(b.window(), a.window()) << trial;
+      ASSERT_EQ(b.remaining_bits(), a.remaining_bits()) << trial;
+      const uint32_t e = rng.below(64);
+      WindowBitReader past = a;
+      past.skip(e);
+      ASSERT_EQ(b.window_top_at(e), static_cast<uint32_t>(past.window() >> 32)) << trial << " e " << e;
+      const uint32_t n = rng.below(4) == 0 ? 64 + rng.below(65) : rng.below(90);
+      a.skip(n / 2);
+      a.skip(n - n / 2);
+      b.skip(n);
+    }
+    b.finish();
+  }
+}
+
 TEST(ZstdFormat, ForwardBitReader) {
   const uint8_t b[] = {0xA5, 0x0F};
   ForwardBitReader br(b, 2);

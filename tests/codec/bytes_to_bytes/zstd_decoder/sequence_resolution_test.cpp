@@ -347,7 +347,7 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     LengthCodeTables codes;
     fill_length_code_tables(SerialGroup{}, codes);
     uint64_t ring[kRingWords];
-    RingBitReader reader{};
+    LookaheadRingBitReader reader{};  // B3's on the GPU
     reader.ring = ring;
     BlockRecord f = b;  // B3 from the fat tables below, from the same B2
     decode_block_sequences(*many, *packed, in.data(), b, tri_b.data(), &codes, reader);
@@ -366,7 +366,7 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     std::vector<SequenceTriple> tri_f(plan.triples);
     auto fat = std::make_unique<FatSequenceTables>();
     if (has_sequences_to_decode(f)) copy_sequence_tables(SerialGroup{}, *fat, many->sequences, codes);
-    RingBitReader fat_reader{};
+    LookaheadRingBitReader fat_reader{};
     fat_reader.ring = ring;
     // With C3's checkpoints, as the GPU leaves them there; one entry past
     // the block's is poisoned, and must stay so.

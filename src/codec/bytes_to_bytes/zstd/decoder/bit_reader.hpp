@@ -247,6 +247,13 @@ ZARRGPU_HD_INLINE void ring_wait() {
   asm volatile("cp.async.wait_group %0;" ::"n"(kRingAhead - 1) : "memory");
 #endif
 }
+// Until at most kRingAhead - 2 are: after a refill staged word j - 1 -
+// kRingAhead, word j - 2 has landed (LookaheadRingBitReader).
+ZARRGPU_HD_INLINE void ring_wait_for_second() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("cp.async.wait_group %0;" ::"n"(kRingAhead - 2) : "memory");
+#endif
+}
 // Until none is: before the ring's memory goes to other use (or away).
 ZARRGPU_HD_INLINE void ring_drain() {
 #if defined(__CUDA_ARCH__)
@@ -292,6 +299,63 @@ struct RingBitReader : BackwardWindow {
   // After the last read, on every path out: no copy is left to land in the
   // ring once its memory has another use.
   ZARRGPU_HD_INLINE void finish() const { ring_drain(); }
+};
+
+// The ring reader with a third word in registers: `ahead`, the word below
+// lo, read from the ring after every skip (outside any branch: nothing
+// waits on it until the next sequence). A sequence then reads its state
+// bits past its extra bits from the three words (window_top_at), and skips
+// once, not twice: B3's loop had a refill check after each skip, the
+// second with its shared-memory load on the chain (the branch's end moved
+// the loaded word into place, and in-order issue held the next sequence's
+// lookups behind it), and in most of a warp's sequences some lane took one
+// of them. Skips of up to 128 bits; the stages stay kRingAhead words ahead
+// of lo.
+struct LookaheadRingBitReader : RingBitReader {
+  uint64_t ahead;  // word j - 2
+
+  ZARRGPU_HD_INLINE bool init(const uint8_t* src, size_t size) {
+    if (!RingBitReader::init(src, size)) return false;
+    ahead = words.word(j - 2);  // as the ring stages it: zero below the stream
+    return true;
+  }
+  // The 32 bits from e bits past the next one (e < 64), first bit on top.
+  ZARRGPU_HD_INLINE uint32_t window_top_at(uint32_t e) const {
+    const uint32_t k = c + e;  // < 127: bits [k, k + 32) lie in hi, lo, ahead
+    const bool low_pair = k >= 64;
+    const uint64_t first = low_pair ? lo : hi;
+    const uint64_t second = low_pair ? ahead : lo;
+#if defined(__CUDA_ARCH__)
+    const bool upper = (k & 32u) == 0;
+    const auto a = static_cast<uint32_t>(upper ? first >> 32 : first);
+    const auto b = static_cast<uint32_t>(upper ? first : second >> 32);
+    return __funnelshift_l(b, a, k);  // shifts by k mod 32
+#else
+    const uint32_t s = k & 63u;
+    return static_cast<uint32_t>((s == 0 ? first : (first << s) | (second >> (64 - s))) >> 32);
+#endif
+  }
+  // Consumes n <= 128 bits.
+  ZARRGPU_HD_INLINE void skip(uint32_t n) {
+    c += n;
+    if (c >= 64) {
+      c -= 64;
+      hi = lo;
+      lo = ahead;
+      --j;
+      stage(j - 1 - static_cast<int32_t>(kRingAhead));
+      if (c >= 64) {  // a second word (long extra bits and states): rare
+        c -= 64;
+        hi = lo;
+        --j;
+        ring_wait_for_second();
+        lo = ring_load(at, static_cast<uint32_t>(j - 1) & (kRingWords - 1));
+        stage(j - 1 - static_cast<int32_t>(kRingAhead));
+      }
+    }
+    ring_wait_for_second();  // word j - 2 has landed
+    ahead = ring_load(at, static_cast<uint32_t>(j - 2) & (kRingWords - 1));
+  }
 };
 
 // Bit extraction from a window (first bit on top) in 32-bit steps: on the

@@ -232,15 +232,26 @@ struct BasicSequenceDecoder {
     const uint32_t lengths = window_word_low(w, of_code);
     *match_length = ml_base + top_bits(lengths, ml_bits);
     *literals_length = ll_base + top_bits(lengths << ml_bits, ll_bits);
-    br.skip(of_code + ml_bits + ll_bits);
-    if (!last) {
-      // State updates in order: literals lengths, match lengths, offsets
-      // (<= 9 + 9 + 8 bits: one 32-bit window).
-      const uint32_t x = br.window_top();
+    const uint32_t extra = of_code + ml_bits + ll_bits;
+    // State updates in order: literals lengths, match lengths, offsets
+    // (<= 9 + 9 + 8 bits: one 32-bit window, x).
+    auto update_states = [&](uint32_t x) {
       state[0] = ll.base + top_bits(x, ll.nb_bits);
       state[2] = ml.base + top_bits(x << ll.nb_bits, ml.nb_bits);
       state[1] = of.base + top_bits(x << (ll.nb_bits + ml.nb_bits), of.nb_bits);
-      br.skip(ll.nb_bits + ml.nb_bits + of.nb_bits);
+    };
+    const uint32_t state_bits = ll.nb_bits + ml.nb_bits + of.nb_bits;
+    if constexpr (requires { br.window_top_at(0u); }) {
+      // The state bits past the extra bits (<= 63) in the reader's three
+      // words: one skip a sequence (LookaheadRingBitReader).
+      if (!last) update_states(br.window_top_at(extra));
+      br.skip(last ? extra : extra + state_bits);
+    } else {
+      br.skip(extra);
+      if (!last) {
+        update_states(br.window_top());
+        br.skip(state_bits);
+      }
     }
   }
 };

@@ -289,7 +289,7 @@ struct AgentBlockParallel {
                                             uint64_t* ring, bool checkpoints) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
-    RingBitReader reader{};
+    LookaheadRingBitReader reader{};
     reader.ring = ring;
     decode_block_sequences(bp.entropy[slot], tables, static_cast<const uint8_t*>(bp.p.in_ptrs[bp.first_chunk + c]),
                            bp.blocks[slot], bp.chunk_triples(c), &codes, reader,
