@@ -338,8 +338,8 @@ ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) { return se
 // B3: block b's sequences to triples[b.triples_offset, + min(count,
 // b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
 // of them at `tables` (a Workspace, PackedSequenceTables or FatSequenceTables; length codes
-// looked up in `codes` when given), through `reader` (a RingBitReader with
-// its ring, or the default).
+// looked up in `codes` when given), through `reader` (the GPU's
+// LookaheadRingBitReader with its ring, or the default).
 // It also sets b.repeat_map and b.match_bytes, phase C's C1 summary of
 // those triples (summarize_block() computes the same from the triples, by
 // a group): the map is exact whatever offsets enter the block, so the lane

@@ -181,7 +181,8 @@ ZARRGPU_HD_INLINE LengthStep length_step(const FatLengthEntry* table, uint32_t s
 // Tables: a Workspace, or phase B's PackedSequenceTables or
 // FatSequenceTables (block_sections.hpp): the three tables and fse_log[],
 // by the same names.
-// Reader: WindowBitReader, or RingBitReader with its ring set.
+// Reader: WindowBitReader, or RingBitReader or LookaheadRingBitReader (one
+// skip a sequence, window_top_at) with its ring set.
 template <class Reader>
 struct BasicSequenceDecoder {
   Reader br;
