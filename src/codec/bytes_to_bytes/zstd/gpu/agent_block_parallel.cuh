@@ -52,6 +52,7 @@ struct BlockParallelParams {
   unsigned long long* sequence_total;  // the listed blocks' sequences (B1 adds them); zeroed with item_count
   uint32_t* execute_queue;      // D2b's next listed block when in runs; zeroed with item_count
   unsigned long long* literal_total;   // the literals of the listed blocks with sequences (B1); zeroed likewise
+  uint32_t* chunk_queue;        // D2 by chunk's next chunk of the wave; zeroed with item_count
   // B3's order of the listed compressed blocks (indices into items),
   // longest chain first (count_order, place_order), and its bucket counts and cursors
   // ([kOrderBuckets] each, zeroed with item_count).

@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_block_parallel.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_decompress.cuh"
@@ -77,6 +78,13 @@ uint64_t entropy_round_blocks() {
   constexpr uint64_t per = BpPolicy::kStreamBlocks < BpPolicy::kLongSequenceBlocks ? BpPolicy::kStreamBlocks
                                                                                     : BpPolicy::kLongSequenceBlocks;
   return resident_thread_blocks(entropy_kernel<BpPolicy>, 32) * per;
+}
+
+// The least of counts of resident thread blocks.
+uint64_t fewest(std::initializer_list<uint64_t> counts) {
+  uint64_t least = ~uint64_t{0};
+  for (const uint64_t n : counts) least = n < least ? n : least;
+  return least;
 }
 
 // The grid of a kernel whose thread blocks take at most `units` from a
@@ -244,6 +252,7 @@ void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
   bp.sequence_total = reinterpret_cast<unsigned long long*>(at + 24);
   bp.execute_queue = reinterpret_cast<uint32_t*>(at + 32);
   bp.literal_total = reinterpret_cast<unsigned long long*>(at + 40);
+  bp.chunk_queue = reinterpret_cast<uint32_t*>(at + 48);
   bp.order_counts = reinterpret_cast<uint32_t*>(at + WaveLayout::kOrderBucketsAt);
   bp.order_cursors = bp.order_counts + kOrderBuckets;
 }
@@ -251,6 +260,7 @@ void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
 // Grids of the phases after B1 that depend on the device, not on the wave.
 struct PhaseGrids {
   uint64_t cross_resident, literals_resident, execute_resident, resolve_resident;
+  uint64_t chunks_resident;  // D2 by chunk's with small batches (the fewer of its two kernels')
 };
 
 // The phases after B1 (B2/B3 to the checksums) of bp's blocks on stream s:
@@ -294,17 +304,22 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
     }
   }
   // D2 by chunk after D1, or with D1 in its pass (kernel_block_parallel.cuh's
-  // d1_in_d2: the device's choice); batches by the chunk bound.
+  // d1_in_d2: the device's choice); batches by the chunk bound; with the
+  // small ones each warp takes the wave's chunks from a queue (at most the
+  // thread blocks the device holds, twice), else a warp per chunk
+  // (for_each_chunk).
   constexpr uint32_t kSmall = BpPolicy::kSmallChunkBatchSequences, kLarge = BpPolicy::kChunkBatchSequences;
+  static_assert(chunks_queued<BpPolicy, kSmall>() && !chunks_queued<BpPolicy, kLarge>(), "the grids below");
   const bool small = bp.max_chunk_bytes <= BpPolicy::kSmallChunkBatchMaxChunkBytes;
   const uint32_t threads = BpPolicy::kThreads;
+  const uint64_t chunk_grid = small ? queue_grid((n + warps - 1) / warps, g.chunks_resident) : (n + warps - 1) / warps;
   if (r == kSuccess) {
-    r = small ? launch_bp(execute_chunks_kernel<BpPolicy, kSmall>, n, warps, threads, bp, s)
-              : launch_bp(execute_chunks_kernel<BpPolicy, kLarge>, n, warps, threads, bp, s);
+    r = small ? launch(execute_chunks_kernel<BpPolicy, kSmall>, chunk_grid, threads, s, bp)
+              : launch(execute_chunks_kernel<BpPolicy, kLarge>, chunk_grid, threads, s, bp);
   }
   if (r == kSuccess) {
-    r = small ? launch_bp(write_chunks_kernel<BpPolicy, kSmall>, n, warps, threads, bp, s)
-              : launch_bp(write_chunks_kernel<BpPolicy, kLarge>, n, warps, threads, bp, s);
+    r = small ? launch(write_chunks_kernel<BpPolicy, kSmall>, chunk_grid, threads, s, bp)
+              : launch(write_chunks_kernel<BpPolicy, kLarge>, chunk_grid, threads, s, bp);
   }
   if (r == kSuccess) r = launch_bp(finish_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   return r;
@@ -445,10 +460,14 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.p = params;
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
-  const PhaseGrids grids{resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),
-                         resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads),
-                         resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads),
-                         resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads)};
+  constexpr uint32_t kSmall = BpPolicy::kSmallChunkBatchSequences;
+  const PhaseGrids grids{
+      resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),
+      resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads),
+      resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads),
+      resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads),
+      fewest({resident_thread_blocks(execute_chunks_kernel<BpPolicy, kSmall>, BpPolicy::kThreads),
+              resident_thread_blocks(write_chunks_kernel<BpPolicy, kSmall>, BpPolicy::kThreads)})};
   // A lane's scratch for `wave` chunks (layout.bytes(wave), from `at`), its
   // stream and class streams; a class's params are the wave's with its own
   // list, counters and class.

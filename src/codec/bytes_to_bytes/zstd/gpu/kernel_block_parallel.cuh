@@ -72,6 +72,20 @@ __device__ __forceinline__ void for_each_queued(Counter* queue, unsigned long lo
   }
 }
 
+// The same by each warp on its own: units [0, units) taken one at a time
+// from `queue` until none is left.
+template <class Unit>
+__device__ __forceinline__ void for_each_queued_by_warp(uint32_t* queue, uint32_t units, Unit&& unit) {
+  for (;;) {
+    uint32_t u = 0;
+    if ((threadIdx.x & 31u) == 0) u = atomicAdd(queue, 1u);
+    u = __shfl_sync(0xFFFFFFFFu, u, 0);
+    if (u >= units) return;
+    unit(u);
+    __syncwarp();  // every lane is done with the unit's shared memory
+  }
+}
+
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kWalkThreads) walk_kernel(BlockParallelParams bp) {
   run_per_chunk<Policy, &AgentBlockParallel::walk>(bp);
@@ -416,22 +430,43 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
 // launches both for its N, and the one whose wave it is not leaves at once.
 // A kernel for each N, so that batches of one sequence a lane take no
 // registers for two.
+// With the small batches (chunks of up to kSmallChunkBatchMaxChunkBytes),
+// each warp takes the wave's chunks from a queue (chunks_queued()): with a
+// warp per chunk by index, a class's launch left the other class's warps
+// idle in thread blocks their siblings held (14 of 28 warps an SM active at
+// level 19, 64 KiB, v26); level 19 +7.0 / +3.5% at 64 / 256 KiB. The large
+// batches' kernel spilled 52 bytes with the queue's loop and lost 3% at 1
+// MiB: a warp per chunk there (ab_many.sh, H200, 2026-11-26 ~02:52 UTC).
+template <class Policy, uint32_t N>
+constexpr bool chunks_queued() {
+  return N == Policy::kSmallChunkBatchSequences;
+}
+// run(agent, warp's batch, chunk) for the chunks this warp takes.
+template <class Policy, uint32_t N, class Run>
+__device__ __forceinline__ void for_each_chunk(const BlockParallelParams& bp, ChunkBatch<N>* batch, Run&& run) {
+  const uint32_t warp = threadIdx.x >> 5;
+  AgentBlockParallel agent{bp};
+  if constexpr (chunks_queued<Policy, N>()) {
+    for_each_queued_by_warp(bp.chunk_queue, static_cast<uint32_t>(bp.wave_chunks),
+                            [&](uint32_t c) { run(agent, batch[warp], c); });
+  } else {
+    const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
+    if (c < bp.wave_chunks) run(agent, batch[warp], c);
+  }
+}
+
 template <class Policy, uint32_t N>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_chunks_kernel(BlockParallelParams bp) {
   if (!d2_by_chunk<Policy>(bp) || d1_in_d2<Policy>(bp)) return;
   __shared__ ChunkBatch<N> batch[Policy::kWarpsPerBlock];
-  const uint32_t warp = threadIdx.x >> 5;
-  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (c < bp.wave_chunks) AgentBlockParallel{bp}.execute_chunk(batch[warp], c);
+  for_each_chunk<Policy, N>(bp, batch, [](AgentBlockParallel& a, ChunkBatch<N>& b, size_t c) { a.execute_chunk(b, c); });
 }
 
 template <class Policy, uint32_t N>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kChunkMinBlocksPerSm) write_chunks_kernel(BlockParallelParams bp) {
   if (!d1_in_d2<Policy>(bp)) return;
   __shared__ ChunkBatch<N> batch[Policy::kWarpsPerBlock];
-  const uint32_t warp = threadIdx.x >> 5;
-  const size_t c = static_cast<size_t>(blockIdx.x) * Policy::kWarpsPerBlock + warp;
-  if (c < bp.wave_chunks) AgentBlockParallel{bp}.write_chunk(batch[warp], c);
+  for_each_chunk<Policy, N>(bp, batch, [](AgentBlockParallel& a, ChunkBatch<N>& b, size_t c) { a.write_chunk(b, c); });
 }
 
 template <class Policy>

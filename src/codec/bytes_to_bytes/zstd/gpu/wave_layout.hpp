@@ -47,7 +47,8 @@ struct WaveLayout {
   uint64_t items(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(uint32_t)); }
   uint64_t classes(uint64_t chunks) const { return align_up(chunks); }
   // The walk's counters and each class's, kCounterStride bytes apart:
-  // the queues and totals (64 bytes), then B3's order buckets (counts and
+  // the queues and totals (64 bytes: dispatch_decompress.cu's
+  // set_counters), then B3's order buckets (counts and
   // cursors, kOrderBuckets each).
   static constexpr uint64_t kCounterStride = 512;
   static constexpr uint64_t kCounterBytes = 2048;
