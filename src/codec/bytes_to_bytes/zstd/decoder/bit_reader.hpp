@@ -231,7 +231,7 @@ ZARRGPU_HD_INLINE void ring_stage(const RingAddresses& a, uint32_t slot, int32_t
   else *to = value;
 #endif
 }
-// Ring slot `slot`'s word (its stage landed: ring_wait()).
+// Ring slot `slot`'s word (its stage landed: ring_wait_at_most()).
 ZARRGPU_HD_INLINE uint64_t ring_load(const RingAddresses& a, uint32_t slot) {
 #if defined(__CUDA_ARCH__)
   uint64_t v;
@@ -241,17 +241,14 @@ ZARRGPU_HD_INLINE uint64_t ring_load(const RingAddresses& a, uint32_t slot) {
   return *reinterpret_cast<const uint64_t*>(a.slot(slot));
 #endif
 }
-// Until at most kRingAhead - 1 of this thread's stages are in flight.
-ZARRGPU_HD_INLINE void ring_wait() {
+// Until at most n of this thread's stages are in flight: kRingAhead - 1
+// for the oldest stage (RingBitReader's refill), kRingAhead - 2 for the
+// second oldest (LookaheadRingBitReader: after a refill staged word j - 1 -
+// kRingAhead, word j - 2 has landed).
+template <uint32_t n>
+ZARRGPU_HD_INLINE void ring_wait_at_most() {
 #if defined(__CUDA_ARCH__)
-  asm volatile("cp.async.wait_group %0;" ::"n"(kRingAhead - 1) : "memory");
-#endif
-}
-// Until at most kRingAhead - 2 are: after a refill staged word j - 1 -
-// kRingAhead, word j - 2 has landed (LookaheadRingBitReader).
-ZARRGPU_HD_INLINE void ring_wait_for_second() {
-#if defined(__CUDA_ARCH__)
-  asm volatile("cp.async.wait_group %0;" ::"n"(kRingAhead - 2) : "memory");
+  asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory");
 #endif
 }
 // Until none is: before the ring's memory goes to other use (or away).
@@ -291,7 +288,7 @@ struct RingBitReader : BackwardWindow {
   }
   ZARRGPU_HD_INLINE void skip(uint32_t n) {
     if (advance(n)) {
-      ring_wait();  // word j - 1, staged kRingAhead stages ago, has landed
+      ring_wait_at_most<kRingAhead - 1>();  // word j - 1, staged kRingAhead stages ago, has landed
       lo = ring_load(at, static_cast<uint32_t>(j - 1) & (kRingWords - 1));
       stage(j - 1 - static_cast<int32_t>(kRingAhead));
     }
@@ -348,12 +345,12 @@ struct LookaheadRingBitReader : RingBitReader {
         c -= 64;
         hi = lo;
         --j;
-        ring_wait_for_second();
+        ring_wait_at_most<kRingAhead - 2>();
         lo = ring_load(at, static_cast<uint32_t>(j - 1) & (kRingWords - 1));
         stage(j - 1 - static_cast<int32_t>(kRingAhead));
       }
     }
-    ring_wait_for_second();  // word j - 2 has landed
+    ring_wait_at_most<kRingAhead - 2>();  // word j - 2 has landed
     ahead = ring_load(at, static_cast<uint32_t>(j - 2) & (kRingWords - 1));
   }
 };

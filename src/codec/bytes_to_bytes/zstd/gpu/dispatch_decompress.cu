@@ -30,7 +30,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <initializer_list>
 
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_block_parallel.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_decompress.cuh"
@@ -78,13 +77,6 @@ uint64_t entropy_round_blocks() {
   constexpr uint64_t per = BpPolicy::kStreamBlocks < BpPolicy::kLongSequenceBlocks ? BpPolicy::kStreamBlocks
                                                                                     : BpPolicy::kLongSequenceBlocks;
   return resident_thread_blocks(entropy_kernel<BpPolicy>, 32) * per;
-}
-
-// The least of counts of resident thread blocks.
-uint64_t fewest(std::initializer_list<uint64_t> counts) {
-  uint64_t least = ~uint64_t{0};
-  for (const uint64_t n : counts) least = n < least ? n : least;
-  return least;
 }
 
 // The grid of a kernel whose thread blocks take at most `units` from a
@@ -461,13 +453,13 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
   constexpr uint32_t kSmall = BpPolicy::kSmallChunkBatchSequences;
-  const PhaseGrids grids{
-      resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),
-      resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads),
-      resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads),
-      resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads),
-      fewest({resident_thread_blocks(execute_chunks_kernel<BpPolicy, kSmall>, BpPolicy::kThreads),
-              resident_thread_blocks(write_chunks_kernel<BpPolicy, kSmall>, BpPolicy::kThreads)})};
+  const uint64_t execute_chunks = resident_thread_blocks(execute_chunks_kernel<BpPolicy, kSmall>, BpPolicy::kThreads);
+  const uint64_t write_chunks = resident_thread_blocks(write_chunks_kernel<BpPolicy, kSmall>, BpPolicy::kThreads);
+  const PhaseGrids grids{resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),
+                         resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads),
+                         resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads),
+                         resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads),
+                         execute_chunks < write_chunks ? execute_chunks : write_chunks};
   // A lane's scratch for `wave` chunks (layout.bytes(wave), from `at`), its
   // stream and class streams; a class's params are the wave's with its own
   // list, counters and class.
