@@ -1,4 +1,6 @@
 // zarrgpu cat STORE --array PATH [--select SEL] --out FILE.npy [--device cpu|cuda:N]
+#include <unistd.h>
+
 #include <iostream>
 
 #include "byte_size.hpp"
@@ -19,7 +21,7 @@ const std::vector<OptionSpec> kOptions = {
     {"array", true, "PATH", "the array inside STORE (default: found from STORE[/PATH])"},
     {"path", true, "PATH", "same as --array"},
     {"select", true, "SEL", "NumPy basic indexing per dimension: 0:10,:,5  ::2,-1  (default: everything)"},
-    {"out", true, "FILE.npy", "where to write the selection (required)"},
+    {"out", true, "FILE.npy", "where to write the selection (required; '-': standard output)"},
     {"device", true, "DEV", "cpu (default) or cuda[:N]: read through the GPU path, then copy to the host"},
     {"quiet", false, "", "print nothing on success"},
     {"help", false, "", "show this help"},
@@ -34,12 +36,13 @@ const char* kUsage =
     "bool is '|b1', complex64/128 '<c8'/'<c16'. bfloat16 has no NumPy type: it is\n"
     "written as '|V2' (the raw bfloat16 bits); np.load(f).view('<u2') gives the bits,\n"
     ".view(ml_dtypes.bfloat16) the values. The selection is read into memory whole:\n"
-    "it must fit in host (and, with --device cuda, GPU) memory.\n"
+    "it must fit in host (and, with --device cuda, GPU) memory. --out - writes the .npy\n"
+    "to standard output (np.load(io.BytesIO(sys.stdin.buffer.read())) reads it back).\n"
     "\noptions:\n";
 
 void read_through_cuda(const Array& a, const Selection& sel, Device dev, std::span<std::byte> host) {
 #ifdef ZARRGPU_HAVE_CUDA
-  if (!cuda_available()) throw Error(ErrorKind::device, "no CUDA device is available (asked for " + dev.to_string() + ")");
+  require_cuda_device(dev);
   if (cudaSetDevice(dev.index) != cudaSuccess)
     throw Error(ErrorKind::device, "cannot select " + dev.to_string());
   void* d = nullptr;
@@ -111,11 +114,17 @@ int run_cat(const std::vector<std::string>& argv) {
   Bytes data(n * size_of(array.dtype()));
   if (device.kind == Device::Kind::cpu) array.read(sel, data.span());
   else read_through_cuda(array, sel, device, data.span());
-  write_npy_atomic(*out, array.dtype(), shape, data.span());
+  const bool to_stdout = *out == "-";
+  if (to_stdout) {
+    std::cout.flush();
+    write_npy_fd(STDOUT_FILENO, "standard output", array.dtype(), shape, data.span());
+  } else {
+    write_npy_atomic(*out, array.dtype(), shape, data.span());
+  }
   if (!args.flag("quiet")) {
     std::string s;
     for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    std::cerr << "wrote " << *out << ": " << v3_name(array.dtype()) << " (" << s << ") "
+    std::cerr << "wrote " << (to_stdout ? std::string("standard output") : *out) << ": " << v3_name(array.dtype()) << " (" << s << ") "
               << format_bytes(static_cast<double>(data.size())) << " from "
               << (loc.path.empty() ? std::string("/") : loc.path) << " on " << device.to_string() << "\n";
   }

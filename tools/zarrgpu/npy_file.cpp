@@ -61,6 +61,13 @@ void write_all(int fd, const void* p, std::size_t n, const std::string& path) {
 }
 }  // namespace
 
+void write_npy_fd(int fd, const std::string& what, DataType t, std::span<const std::uint64_t> shape,
+                  std::span<const std::byte> data) {
+  const std::string header = npy_header(t, shape);
+  write_all(fd, header.data(), header.size(), what);
+  write_all(fd, data.data(), data.size(), what);
+}
+
 void write_npy_atomic(const std::string& path, DataType t, std::span<const std::uint64_t> shape,
                       std::span<const std::byte> data) {
   const std::string header = npy_header(t, shape);

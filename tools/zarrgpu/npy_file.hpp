@@ -31,4 +31,9 @@ std::string npy_header(DataType t, std::span<const std::uint64_t> shape);
 void write_npy_atomic(const std::string& path, DataType t, std::span<const std::uint64_t> shape,
                       std::span<const std::byte> data);
 
+// Writes header + data to an open descriptor (standard output for `--out -`).
+// Throws Error(io) naming `what` when a write fails (a closed pipe included).
+void write_npy_fd(int fd, const std::string& what, DataType t, std::span<const std::uint64_t> shape,
+                  std::span<const std::byte> data);
+
 }  // namespace zarrgpu::cli
