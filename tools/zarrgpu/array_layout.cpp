@@ -58,6 +58,8 @@ ArrayMetadata build_array_metadata(const std::string& path, const std::vector<st
     m.v2.endian = size_of(dtype) == 1 ? Endian::little : m.v2.endian;
     // Written as the _ARRAY_DIMENSIONS attribute (to_zattrs), strings only: "" stays "".
     if (named) m.dimension_names.emplace(dim_names.begin(), dim_names.end());
+    // xarray needs _ARRAY_DIMENSIONS on every format 2 array, [] for a 0-d one.
+    if (shape.empty()) m.dimension_names.emplace();
     m.attributes = std::move(attributes);
     m.codecs = v2_codec_chain(m.v2, dtype, shape.size(), path);
     return m;
