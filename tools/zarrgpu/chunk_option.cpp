@@ -47,6 +47,56 @@ ChunkOption parse_chunk_option(std::string_view text, std::string_view option) {
   return o;
 }
 
+ChunkRules parse_chunk_rules(std::string_view text, std::string_view option) {
+  ChunkRules rules;
+  if (text.empty()) throw UsageError(std::string(option) + " needs a value such as 1,721,1440 or time=1");
+  std::size_t start = 0;
+  for (;;) {
+    const auto semi = text.find(';', start);
+    std::string_view spec = text.substr(start, semi == std::string_view::npos ? std::string_view::npos : semi - start);
+    if (const auto colon = spec.find(':'); colon != std::string_view::npos) {
+      std::string path(spec.substr(0, colon));
+      while (!path.empty() && path.front() == '/') path.erase(path.begin());
+      while (!path.empty() && path.back() == '/') path.pop_back();
+      if (path.empty())
+        throw UsageError("bad " + std::string(option) + " '" + std::string(text) + "': empty array path before ':'");
+      for (const auto& [p, _] : rules.by_path)
+        if (p == path)
+          throw UsageError("bad " + std::string(option) + " '" + std::string(text) + "': '" + path + "' given twice");
+      rules.by_path.emplace_back(std::move(path), parse_chunk_option(spec.substr(colon + 1), option));
+    } else {
+      if (rules.general)
+        throw UsageError("bad " + std::string(option) + " '" + std::string(text) +
+                         "': more than one spec without an array path");
+      rules.general = parse_chunk_option(spec, option);
+    }
+    if (semi == std::string_view::npos) break;
+    start = semi + 1;
+  }
+  return rules;
+}
+
+bool is_dimension_coordinate(std::string_view path, std::span<const std::string> dim_names) {
+  if (dim_names.size() != 1) return false;
+  const auto slash = path.rfind('/');
+  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  return !base.empty() && dim_names[0] == base;
+}
+
+const ChunkOption* ChunkRules::for_array(std::string_view path, std::span<const std::string> dim_names, bool in_group,
+                                         bool* is_by_path) const {
+  if (is_by_path) *is_by_path = false;
+  for (const auto& [p, o] : by_path) {
+    if (p == path) {
+      if (is_by_path) *is_by_path = true;
+      return &o;
+    }
+  }
+  if (!general) return nullptr;
+  if (in_group && is_dimension_coordinate(path, dim_names)) return nullptr;
+  return &*general;
+}
+
 std::vector<std::uint64_t> resolve_chunk_option(const ChunkOption& opt, std::span<const std::uint64_t> shape,
                                                 std::span<const std::string> dim_names,
                                                 std::span<const std::uint64_t> defaults,

@@ -3,6 +3,7 @@
 #include "cli_args.hpp"
 #include "codec_summary.hpp"
 #include "node_tree.hpp"
+#include "xarray_fill_value.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::cli {
@@ -71,16 +72,24 @@ ArrayMetadata convert_array_metadata(const std::string& path, const ArrayMetadat
   ArrayLayout layout;
   layout.zarr_format = format;
   layout.chunks = src_inner;
-  if (opt.chunks)
-    layout.chunks = resolve_chunk_option(*opt.chunks, src.shape, names, src_inner, "--chunks", shown, opt.strict_names);
-  if (opt.shard) {
+  const bool in_group = !opt.strict_names;
+  bool chunks_by_path = false, shard_by_path = false;
+  const ChunkOption* chunks = opt.chunks ? opt.chunks->for_array(path, names, in_group, &chunks_by_path) : nullptr;
+  const ChunkOption* shard = opt.shard ? opt.shard->for_array(path, names, in_group, &shard_by_path) : nullptr;
+  if (chunks)
+    layout.chunks = resolve_chunk_option(*chunks, src.shape, names, src_inner, "--chunks", shown,
+                                         opt.strict_names || chunks_by_path);
+  if (shard) {
     if (format != 3) throw UsageError("--shard needs Zarr format 3 (add --format 3)");
-    auto shard = resolve_chunk_option(*opt.shard, src.shape, names, layout.chunks, "--shard", shown, opt.strict_names);
-    if (shard != layout.chunks) {  // an array the option leaves alone stays unsharded
+    auto shard_shape = resolve_chunk_option(*shard, src.shape, names, layout.chunks, "--shard", shown,
+                                            opt.strict_names || shard_by_path);
+    if (shard_shape != layout.chunks) {  // an array the option leaves alone stays unsharded
       layout.inner_chunks = layout.chunks;
-      layout.chunks = shard;
+      layout.chunks = shard_shape;
     }
-  } else if (src_sharded && !opt.chunks && format == 3) {
+  } else if (opt.shard && format != 3) {
+    throw UsageError("--shard needs Zarr format 3 (add --format 3)");
+  } else if (src_sharded && !chunks && format == 3) {
     layout.inner_chunks = src_inner;
     layout.chunks = src.chunk_shape;
   }
@@ -96,9 +105,12 @@ ArrayMetadata convert_array_metadata(const std::string& path, const ArrayMetadat
     layout.encoding.v2 = v2_fields_for_chain(source_inner_chain(src), src.shape.size(), path);
   }
 
-  FillValue fill = src.fill_value;
-  if (format == 3 && fill.is_null) fill = FillValue{};  // format 3 needs a value; v2 null reads as zeros
-  return build_array_metadata(path, src.shape, src.data_type, fill, layout, names, src.attributes);
+  // xarray reads the missing-value marker from fill_value in format 2 and
+  // from the _FillValue attribute in format 3: move it between the two.
+  MissingValue missing = missing_value_for_format(src, format);
+  if (format == 3 && missing.fill.is_null) missing.fill = FillValue{};  // v2 null reads as zeros
+  return build_array_metadata(path, src.shape, src.data_type, missing.fill, layout, names,
+                              std::move(missing.attributes));
 }
 
 }  // namespace zarrgpu::cli

@@ -15,8 +15,8 @@ namespace zarrgpu::cli {
 
 struct ConvertOptions {
   std::optional<int> format;            // default: the source's
-  std::optional<ChunkOption> chunks;
-  std::optional<ChunkOption> shard;
+  std::optional<ChunkRules> chunks;
+  std::optional<ChunkRules> shard;
   std::optional<CodecChoice> codec;
   bool strict_names = true;             // false for a group: names an array lacks are skipped
 };
