@@ -62,6 +62,11 @@ class Store {
   virtual bool exists(std::string_view key) = 0;
   // Keys under `prefix` (recursively), relative to the store root.
   virtual std::vector<std::string> list(std::string_view prefix) = 0;
+  // One level below `prefix` (zarr-python's list_dir): the names of the keys
+  // directly under it and, ending in '/', of the prefixes with keys further
+  // down ("zarr.json", "t2m/"); sorted. Costs one directory read on a
+  // LocalStore, whatever lies deeper. The default filters list(prefix).
+  virtual std::vector<std::string> list_dir(std::string_view prefix);
   // Size of a key in bytes, or nullopt if missing.
   virtual std::optional<std::uint64_t> size(std::string_view key) = 0;
   virtual std::string describe() const = 0;  // "file:///path", "memory://"

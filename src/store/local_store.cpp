@@ -158,6 +158,25 @@ class LocalStore final : public Store {
     return keys;
   }
 
+  std::vector<std::string> list_dir(std::string_view prefix) override {
+    std::string p(prefix);
+    while (!p.empty() && p.back() == '/') p.pop_back();
+    const fs::path start = p.empty() ? root_ : path_of(p);
+    std::vector<std::string> names;
+    std::error_code ec;
+    if (!fs::is_directory(start, ec)) return names;
+    for (auto it = fs::directory_iterator(start, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (name.find(kTempMarker) != std::string::npos) continue;
+      std::error_code tec;
+      if (it->is_directory(tec)) names.push_back(name + "/");
+      else if (it->is_regular_file(tec)) names.push_back(std::move(name));
+    }
+    if (ec) fail(p, "cannot list: " + ec.message());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
   std::optional<std::uint64_t> size(std::string_view key) override {
     check_key(key, url_);
     struct stat st;

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/store.hpp"
@@ -33,6 +34,20 @@ std::optional<std::uint64_t> Store::read_whole_into(std::string_view key, std::s
 }
 
 bool Store::hint(std::span<const ReadRequest>) noexcept { return false; }
+
+std::vector<std::string> Store::list_dir(std::string_view prefix) {
+  std::string p(prefix);
+  while (!p.empty() && p.back() == '/') p.pop_back();
+  const std::string base = p.empty() ? "" : p + "/";
+  std::set<std::string> names;
+  for (const auto& key : list(p)) {
+    if (!key.starts_with(base) || key.size() == base.size()) continue;
+    const std::string_view rel = std::string_view(key).substr(base.size());
+    const auto slash = rel.find('/');
+    names.insert(slash == std::string_view::npos ? std::string(rel) : std::string(rel.substr(0, slash + 1)));
+  }
+  return {names.begin(), names.end()};
+}
 
 namespace {
 // "memory://name" gives the same store to every caller in the process (so a

@@ -172,3 +172,18 @@ TEST_F(LocalStoreTest, RejectsKeysEscapingTheRoot) {
 
 }  // namespace
 }  // namespace zarrgpu
+
+namespace zarrgpu {
+namespace {
+
+TEST_F(LocalStoreTest, ListDirIsOneLevelAndHidesTemporaryFiles) {
+  auto s = open_local_store(dir_.string(), true);
+  for (const char* k : {"zarr.json", "a/zarr.json", "a/c/0/0", "b/x/zarr.json"}) s->write(k, bytes_of("x"));
+  std::ofstream(dir_ / "a" / ".zarr.json.zarrgpu-tmp.1.2") << "partial";
+  EXPECT_EQ(s->list_dir(""), (std::vector<std::string>{"a/", "b/", "zarr.json"}));
+  EXPECT_EQ(s->list_dir("a/"), (std::vector<std::string>{"c/", "zarr.json"}));
+  EXPECT_TRUE(s->list_dir("missing").empty());
+}
+
+}  // namespace
+}  // namespace zarrgpu
