@@ -21,4 +21,11 @@ struct Device {
 // Whether this build has the CUDA path and a GPU is present at run time.
 bool cuda_available() noexcept;
 
+// Device discovery before any CUDA work on `device`: Error(device) "no CUDA
+// device ..." when the machine has none usable (no GPU, or no NVIDIA driver:
+// cudaErrorNoDevice, cudaErrorInsufficientDriver), Error(invalid_argument)
+// for an index past the device count, Error(unsupported) in a build without
+// the CUDA path.
+void require_cuda_device(Device device);
+
 }  // namespace zarrgpu

@@ -64,6 +64,7 @@ DeviceAllocation::DeviceAllocation(std::size_t bytes, Device device) : bytes_(by
     return;
   }
 #if ZARRGPU_HAVE_CUDA
+  require_cuda_device(device);  // "no CUDA device" rather than a driver error from the first call
   CurrentDevice guard(device.index);
   check(cudaMalloc(&ptr_, bytes ? bytes : 1), ("cudaMalloc of " + std::to_string(bytes) + " bytes on " + device.to_string()).c_str());
 #else

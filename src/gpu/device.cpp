@@ -45,4 +45,28 @@ bool cuda_available() noexcept {
 #endif
 }
 
+void require_cuda_device(Device device) {
+  if (device.kind != Device::Kind::cuda) {
+    throw Error(ErrorKind::invalid_argument, "a CUDA device was needed, got " + device.to_string());
+  }
+#if defined(ZARRGPU_HAVE_CUDA)
+  int n = 0;
+  const cudaError_t status = cudaGetDeviceCount(&n);
+  if (status != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    std::string why = "no GPU found";
+    if (status == cudaErrorInsufficientDriver) why = "no NVIDIA driver, or one older than this CUDA runtime";
+    else if (status != cudaSuccess && status != cudaErrorNoDevice) why = cudaGetErrorString(status);
+    throw Error(ErrorKind::device, "no CUDA device for " + device.to_string() + " (" + why + ")");
+  }
+  if (device.index < 0 || device.index >= n) {
+    throw Error(ErrorKind::invalid_argument,
+                device.to_string() + " does not exist (" + std::to_string(n) + " CUDA devices)");
+  }
+#else
+  throw Error(ErrorKind::unsupported, "this build of zarrgpu has no CUDA path (asked for " + device.to_string() +
+                                          "; built with ZARRGPU_CUDA=OFF or without nvcc)");
+#endif
+}
+
 }  // namespace zarrgpu

@@ -30,13 +30,10 @@ void require_cuda(const char* call, Device device, const ErrorContext& where) {
 #if defined(ZARRGPU_HAVE_CUDA)
 // A CUDA device of this machine, or the error that says why not.
 void check_cuda_device(Device device, const ErrorContext& where) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();
-    throw Error(ErrorKind::device, "no CUDA device is available", where);
-  }
-  if (device.index < 0 || device.index >= count) {
-    throw Error(ErrorKind::invalid_argument, device.to_string() + " does not exist (" + std::to_string(count) + " devices)", where);
+  try {
+    require_cuda_device(device);
+  } catch (const Error& e) {
+    throw e.with_context(where);
   }
 }
 #endif
