@@ -59,7 +59,26 @@ class Array {
   // The store key of a chunk at grid coordinates.
   std::string chunk_key(std::span<const std::uint64_t> chunk_coords) const;
 
+  // Changes the shape (same rank) and rewrites the metadata document, and the
+  // consolidated metadata above the array where there is some. Chunks (shards)
+  // wholly outside the new shape are erased; a chunk cut by the new edge keeps
+  // its bytes, as zarr-python's resize does.
+  void resize(std::vector<std::uint64_t> new_shape);
+  // Grows dimension `axis` by data_shape[axis] and writes `data` (C order,
+  // native byte order, `data_shape`: the array's shape but along `axis`) into
+  // the new region; the chunk or shard that held the old end is read,
+  // completed and written again. Returns the new shape.
+  std::vector<std::uint64_t> append(std::span<const std::byte> data, std::span<const std::uint64_t> data_shape,
+                                    std::size_t axis = 0, const WriteOptions& = {});
+  // Replaces the attributes (a JSON object) and rewrites the metadata
+  // documents (format 2: .zattrs, keeping `_ARRAY_DIMENSIONS` from the
+  // dimension names) and the consolidated metadata above.
+  void set_attributes(json attributes);
+
  private:
+  // Writes `m`'s documents (and the consolidated metadata above), then adopts it.
+  void replace_metadata(ArrayMetadata m);
+
   std::shared_ptr<Store> store_;
   std::string path_;
   std::shared_ptr<const ArrayMetadata> metadata_;
@@ -68,20 +87,29 @@ class Array {
 
 class Group {
  public:
-  // Opens the group at `path`; uses consolidated metadata when present.
-  static Group open(std::shared_ptr<Store> store, std::string path = "");
+  // Opens the group at `path`. consolidated (as zarr-python's use_consolidated):
+  // nullopt uses consolidated metadata when present; false reads every
+  // member's own metadata; true requires consolidated metadata
+  // (invalid_argument without it, as zarr-python's ValueError).
+  static Group open(std::shared_ptr<Store> store, std::string path = "",
+                    std::optional<bool> consolidated = std::nullopt);
   static Group create(std::shared_ptr<Store> store, std::string path, GroupMetadata metadata = {},
                       bool overwrite = false);
 
   const GroupMetadata& metadata() const noexcept { return metadata_; }
   const std::string& path() const noexcept { return path_; }
   bool is_consolidated() const noexcept { return consolidated_.has_value(); }
-  // Direct children (names), arrays and groups.
+  // Direct children (names), arrays and groups. Without consolidated
+  // metadata: one directory listing of the group and a metadata check per
+  // child, never a walk of the chunks.
   std::vector<std::string> members() const;
   // Every node below, path relative to this group -> metadata (consolidated if available).
   std::map<std::string, NodeMetadata> tree() const;
   Array open_array(const std::string& relative_path) const;
   Group open_group(const std::string& relative_path) const;
+  // Replaces the group's attributes (a JSON object): its documents and the
+  // consolidated metadata above (and its own, format 2) are rewritten.
+  void set_attributes(json attributes);
 
  private:
   std::shared_ptr<Store> store_;
@@ -92,5 +120,10 @@ class Group {
 
 // Reads the node at `path`: an array or a group (format 3 first, then 2).
 NodeMetadata open_node(Store& store, const std::string& path);
+
+// Writes the consolidated metadata of the group at `path` from its members'
+// own metadata (zarr.json inline for format 3, .zmetadata for format 2), as
+// zarr-python's consolidate_metadata does.
+void consolidate_metadata(std::shared_ptr<Store> store, const std::string& path = "");
 
 }  // namespace zarrgpu

@@ -148,6 +148,26 @@ void bind_array(nb::module_& m) {
            },
            nb::arg("selection"), nb::arg("ptr"), nb::arg("nbytes"), nb::arg("device") = 0,
            nb::arg("stream") = nb::none(), nb::arg("threads") = 0, nb::arg("verify_checksums") = true)
+      .def("resize",
+           [](Array& a, std::vector<std::uint64_t> shape) {
+             nb::gil_scoped_release release;
+             a.resize(std::move(shape));
+           },
+           nb::arg("shape"))
+      .def("append",
+           [](Array& a, ConstHostArray data, std::vector<std::uint64_t> shape, std::size_t axis) {
+             std::span<const std::byte> src(static_cast<const std::byte*>(data.data()), data.nbytes());
+             nb::gil_scoped_release release;
+             return a.append(src, shape, axis);
+           },
+           nb::arg("data"), nb::arg("shape"), nb::arg("axis") = 0)
+      .def("set_attributes",
+           [](Array& a, const std::string& attributes_doc) {
+             json attrs = json::parse(attributes_doc);
+             nb::gil_scoped_release release;
+             a.set_attributes(std::move(attrs));
+           },
+           nb::arg("attributes"))
       .def("write",
            [](Array& a, nb::handle dims, ConstHostArray data, unsigned threads, bool write_empty_chunks) {
              Selection sel = selection_from_python(dims);

@@ -4,6 +4,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
 #include "node_json.hpp"
@@ -16,12 +17,12 @@ namespace zarrgpu::python {
 void bind_group(nb::module_& m) {
   nb::class_<Group>(m, "Group")
       .def_static("open",
-                  [](const std::string& url, const std::string& path) {
+                  [](const std::string& url, const std::string& path, std::optional<bool> consolidated) {
                     auto store = open_store(url);
                     nb::gil_scoped_release release;
-                    return Group::open(std::move(store), path);
+                    return Group::open(std::move(store), path, consolidated);
                   },
-                  nb::arg("url"), nb::arg("path") = "")
+                  nb::arg("url"), nb::arg("path") = "", nb::arg("consolidated") = nb::none())
       .def_static("create",
                   [](const std::string& url, const std::string& path, int zarr_format,
                      const std::string& attributes_doc, bool overwrite) {
@@ -51,7 +52,49 @@ void bind_group(nb::module_& m) {
            },
            "Every node below this group: relative path -> metadata (consolidated when available).")
       .def("open_array", [](const Group& g, const std::string& p) { nb::gil_scoped_release r; return g.open_array(p); })
-      .def("open_group", [](const Group& g, const std::string& p) { nb::gil_scoped_release r; return g.open_group(p); });
+      .def("open_group", [](const Group& g, const std::string& p) { nb::gil_scoped_release r; return g.open_group(p); })
+      .def("set_attributes", [](Group& g, const std::string& attributes_doc) {
+        json attrs = json::parse(attributes_doc);
+        nb::gil_scoped_release r;
+        g.set_attributes(std::move(attrs));
+      });
+
+  m.def("open_member",
+        [](const std::string& url, const std::string& path, std::optional<bool> consolidated) -> nb::object {
+          // One read of the node's own documents decides array or group; an
+          // array is built from them without reading them again.
+          auto store = open_store(url);
+          NodeMetadata node;
+          {
+            nb::gil_scoped_release r;
+            node = open_node(*store, path);
+          }
+          if (auto* a = std::get_if<ArrayMetadata>(&node)) {
+            std::optional<Array> array;
+            {
+              nb::gil_scoped_release r;
+              array.emplace(store, path, std::move(*a));
+            }
+            return nb::cast(std::move(*array));
+          }
+          std::optional<Group> group;
+          {
+            nb::gil_scoped_release r;
+            group.emplace(Group::open(store, path, consolidated));
+          }
+          return nb::cast(std::move(*group));
+        },
+        nb::arg("url"), nb::arg("path") = "", nb::arg("consolidated") = nb::none(),
+        "The node at `path`: an Array (from one read of its metadata) or a Group.");
+
+  m.def("consolidate_metadata",
+        [](const std::string& url, const std::string& path) {
+          auto store = open_store(url);
+          nb::gil_scoped_release r;
+          consolidate_metadata(std::move(store), path);
+        },
+        nb::arg("url"), nb::arg("path") = "",
+        "Writes the group's consolidated metadata from its members' own metadata.");
 
   m.def("open_node",
         [](const std::string& url, const std::string& path) {

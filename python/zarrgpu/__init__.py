@@ -53,34 +53,48 @@ def _split(path_or_url: Any, path: str) -> tuple[str, str]:
     return url, path.strip("/")
 
 
-def open(path_or_url: Any, mode: str = "r", *, path: str = "") -> Array | Group:
-    """Opens the array or group at ``path`` inside the store ``path_or_url``
-    (a directory or ``file://`` URL). ``mode``: "r" (read-only) or "r+"/"a" (writes allowed)."""
+def _check_mode(mode: str) -> None:
     if mode not in _MODES:
         raise InvalidArgumentError(f"mode must be one of {_MODES} (create nodes with create_array/create_group), got {mode!r}")
+
+
+def open(path_or_url: Any, mode: str = "r", *, path: str = "", consolidated: bool | None = None) -> Array | Group:
+    """Opens the array or group at ``path`` inside the store ``path_or_url``
+    (a directory or ``file://`` URL). ``mode``: "r" (read-only) or "r+"/"a" (writes allowed).
+    ``consolidated`` (groups, as zarr-python's ``use_consolidated``): None uses consolidated
+    metadata when present, False reads the members' own metadata, True requires it."""
+    _check_mode(mode)
     url, path = _split(path_or_url, path)
-    node = _zarrgpu.open_node(url, path)
-    if node["node_type"] == "array":
-        return Array(_zarrgpu.Array.open(url, path), url, mode)
-    return Group(_zarrgpu.Group.open(url, path), url, mode)
+    core = _zarrgpu.open_member(url, path, consolidated)
+    if isinstance(core, _zarrgpu.Array):
+        return Array(core, url, mode)
+    return Group(core, url, mode, consolidated)
 
 
 def open_array(path_or_url: Any, mode: str = "r", *, path: str = "") -> Array:
     url, path = _split(path_or_url, path)
-    if mode not in _MODES:
-        raise InvalidArgumentError(f"mode must be one of {_MODES}, got {mode!r}")
+    _check_mode(mode)
     return Array(_zarrgpu.Array.open(url, path), url, mode)
 
 
-def open_group(path_or_url: Any, mode: str = "r", *, path: str = "") -> Group:
+def open_group(path_or_url: Any, mode: str = "r", *, path: str = "", consolidated: bool | None = None) -> Group:
     url, path = _split(path_or_url, path)
-    if mode not in _MODES:
-        raise InvalidArgumentError(f"mode must be one of {_MODES}, got {mode!r}")
-    return Group(_zarrgpu.Group.open(url, path), url, mode)
+    _check_mode(mode)
+    return Group(_zarrgpu.Group.open(url, path, consolidated), url, mode, consolidated)
+
+
+def consolidate_metadata(path_or_url: Any, *, path: str = "") -> Group:
+    """Writes the consolidated metadata of the group at ``path`` from its members' own
+    metadata (v3: inline in zarr.json; v2: .zmetadata), as zarr-python's
+    ``consolidate_metadata``; returns the group, opened with it."""
+    url, path = _split(path_or_url, path)
+    _zarrgpu.consolidate_metadata(url, path)
+    return open_group(url, "r+", path=path)
 
 
 __all__ = [
     "Array", "Group", "DeviceArray", "open", "open_array", "open_group", "create_array", "create_group",
+    "consolidate_metadata",
     "cuda_available", "built_with_cuda", "BFloat16FallbackWarning",
     "ZarrgpuError", "InvalidArgumentError", "BoundsError", "NotFoundError", "InvalidMetadataError",
     "UnsupportedError", "CorruptDataError", "StorageError", "DeviceError", "InternalError", "ReadOnlyError",

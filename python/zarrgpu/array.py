@@ -132,10 +132,6 @@ class Array(Node):
         return self._url
 
     @property
-    def read_only(self) -> bool:
-        return self._mode == "r"
-
-    @property
     def metadata(self) -> dict:
         """The metadata document (as the C++ core describes it)."""
         return json.loads(json.dumps(self._meta))
@@ -250,6 +246,41 @@ class Array(Node):
             raise InvalidArgumentError(f"out= has dtype {got_dtype}, the array has dtype {self._dtype}")
 
     # ---- writes ----------------------------------------------------------------
+    def _check_writable(self, what: str) -> None:
+        if self.read_only:
+            raise ReadOnlyError(f"array {self.name} in {self._url} was opened with mode='r'; open it with mode='r+' to {what}")
+
+    def resize(self, *shape: Any) -> None:
+        """Changes the shape (same number of dimensions), as zarr-python's ``resize``: the
+        metadata (and consolidated metadata) is rewritten, chunks wholly outside the new shape
+        are erased, and a grown region reads as the fill value."""
+        self._check_writable("resize it")
+        if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+            shape = tuple(shape[0])
+        new_shape = [int(n) for n in shape]
+        if any(n < 0 for n in new_shape):
+            raise InvalidArgumentError(f"resize to a negative extent: {tuple(new_shape)}")
+        self._core.resize(new_shape)
+        self._meta = self._core.metadata
+
+    def append(self, data: Any, axis: int = 0) -> tuple[int, ...]:
+        """Writes ``data`` after the end of ``axis`` (the array grows by ``data.shape[axis]``),
+        as zarr-python's ``append``; returns the new shape. The chunk or shard holding the old
+        end is read, completed and written again."""
+        self._check_writable("append to it")
+        host = to_host(data)
+        if host.dtype != self._dtype:
+            host = host.astype(self._dtype)
+        host = np.ascontiguousarray(host)
+        if host.ndim != self.ndim:
+            raise InvalidArgumentError(f"appended data has {host.ndim} dimensions; the array has {self.ndim}")
+        if not -self.ndim <= axis < self.ndim:
+            raise InvalidArgumentError(f"axis {axis} is out of range for a {self.ndim}-d array")
+        axis %= self.ndim
+        shape = self._core.append(_bytes(host), list(host.shape), axis)
+        self._meta = self._core.metadata
+        return tuple(shape)
+
     def __setitem__(self, key: Any, value: Any) -> None:
         self.write(key, value)
 
@@ -259,8 +290,7 @@ class Array(Node):
         Device arrays (DeviceArray, CuPy, PyTorch, anything with __cuda_array_interface__ or
         __dlpack__) are copied to the host first; encoding runs on CPU threads.
         """
-        if self.read_only:
-            raise ReadOnlyError(f"array {self.name} in {self._url} was opened with mode='r'; open it with mode='r+'")
+        self._check_writable("write")
         dims, shape = normalize_key(Ellipsis if selection is None else selection, self.shape)
         host = to_host(value)
         if host.dtype != self._dtype:

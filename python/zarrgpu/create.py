@@ -13,6 +13,7 @@ import numpy as np
 from . import _zarrgpu
 from ._dtypes import numpy_dtype, v2_dtype_str, zarr_name
 from .array import Array
+from .attributes import attributes_json
 from .errors import InvalidArgumentError
 from .group import Group
 
@@ -23,23 +24,6 @@ DEFAULT_COMPRESSOR_V2 = {"id": "zstd", "level": 3}
 
 def _url(store: Any) -> str:
     return os.fspath(store) if isinstance(store, os.PathLike) else str(store)
-
-
-def _json_value(x: Any) -> Any:
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, (tuple, set)):
-        return list(x)
-    raise TypeError(f"attribute value of type {type(x).__name__} is not JSON serialisable")
-
-
-def _attributes_doc(attrs: dict | None) -> str:
-    try:
-        return json.dumps(attrs or {}, default=_json_value, allow_nan=False)
-    except ValueError as e:
-        raise InvalidArgumentError(f"attributes must be JSON (no NaN/Infinity): {e}") from None
 
 
 def _float_json(x: float) -> Any:
@@ -157,7 +141,7 @@ def create_array(store: Any, path: str = "", *, shape: Sequence[int], dtype: Any
     else:
         raise InvalidArgumentError(f"zarr_format must be 2 or 3, got {zarr_format!r}")
     url = _url(store)
-    core = _zarrgpu.Array.create(url, path.strip("/"), json.dumps(doc), _attributes_doc(attrs), overwrite)
+    core = _zarrgpu.Array.create(url, path.strip("/"), json.dumps(doc), attributes_json(attrs), overwrite)
     return Array(core, url, mode="r+")
 
 
@@ -167,5 +151,5 @@ def create_group(store: Any, path: str = "", *, zarr_format: int = 3, attrs: dic
     if zarr_format not in (2, 3):
         raise InvalidArgumentError(f"zarr_format must be 2 or 3, got {zarr_format!r}")
     url = _url(store)
-    core = _zarrgpu.Group.create(url, path.strip("/"), zarr_format, _attributes_doc(attrs), overwrite)
+    core = _zarrgpu.Group.create(url, path.strip("/"), zarr_format, attributes_json(attrs), overwrite)
     return Group(core, url, mode="r+")

@@ -8,18 +8,25 @@ from typing import Any, Iterator
 from . import _zarrgpu
 from ._node import Node
 from .array import Array
-from .errors import NotFoundError
+from .errors import NotFoundError, ReadOnlyError
 
 
 class Group(Node):
     """A group in a Zarr store (format 2 or 3). ``g["a/b"]`` opens a member."""
 
-    def __init__(self, core: _zarrgpu.Group, url: str, mode: str = "r"):
+    def __init__(self, core: _zarrgpu.Group, url: str, mode: str = "r", consolidated: bool | None = None):
         self._core = core
         self._url = url
         self._mode = mode
+        self._consolidated = consolidated  # as asked when opened: kept for re-opening
         self._meta = core.metadata
         self._tree: dict | None = None
+
+    def _reopen(self) -> None:
+        """Reads the group again (after zarrgpu changed what lies below it)."""
+        self._core = _zarrgpu.Group.open(self._url, self.path, self._consolidated)
+        self._meta = self._core.metadata
+        self._tree = None
 
     @property
     def store(self) -> str:
@@ -61,18 +68,28 @@ class Group(Node):
 
     def __contains__(self, name: str) -> bool:
         name = name.strip("/")
-        return name in self.tree() or name in self.member_names()
+        if self.is_consolidated:
+            return name in self.tree()
+        try:
+            self[name]
+        except NotFoundError:
+            return False
+        return True
 
     def __getitem__(self, name: str) -> "Array | Group":
         name = name.strip("/")
-        node = self.tree().get(name)
-        kind = node["node_type"] if node else None
-        if kind is None:
-            full = posixpath.join(self.path, name) if self.path else name
-            kind = _zarrgpu.open_node(self._url, full)["node_type"]
-        if kind == "array":
-            return Array(self._core.open_array(name), self._url, self._mode)
-        return Group(self._core.open_group(name), self._url, self._mode)
+        # Consolidated metadata answers at once; otherwise one read of the member's own
+        # documents (never a listing of the store).
+        node = self.tree().get(name) if self.is_consolidated else None
+        if node is not None:
+            if node["node_type"] == "array":
+                return Array(self._core.open_array(name), self._url, self._mode)
+            return Group(self._core.open_group(name), self._url, self._mode, self._consolidated)
+        full = posixpath.join(self.path, name) if self.path else name
+        core = _zarrgpu.open_member(self._url, full, self._consolidated)
+        if isinstance(core, _zarrgpu.Array):
+            return Array(core, self._url, self._mode)
+        return Group(core, self._url, self._mode, self._consolidated)
 
     def get(self, name: str, default: Any = None):
         try:
@@ -92,17 +109,29 @@ class Group(Node):
             if isinstance(node, Group):
                 yield name, node
 
+    def _check_writable(self, what: str) -> None:
+        if self.read_only:
+            raise ReadOnlyError(f"group {self.name} in {self._url} was opened with mode='r'; open it with mode='r+' to {what}")
+
     def create_array(self, name: str, **kwargs) -> Array:
+        """Creates an array in this group (see :func:`zarrgpu.create_array`); the group's
+        consolidated metadata, if any, is rewritten to include it."""
         from .create import create_array
 
+        self._check_writable("create arrays")
         kwargs.setdefault("zarr_format", self.zarr_format)
-        return create_array(self._url, posixpath.join(self.path, name) if self.path else name, **kwargs)
+        array = create_array(self._url, posixpath.join(self.path, name) if self.path else name, **kwargs)
+        self._reopen()
+        return array
 
     def create_group(self, name: str, **kwargs) -> "Group":
         from .create import create_group
 
+        self._check_writable("create groups")
         kwargs.setdefault("zarr_format", self.zarr_format)
-        return create_group(self._url, posixpath.join(self.path, name) if self.path else name, **kwargs)
+        group = create_group(self._url, posixpath.join(self.path, name) if self.path else name, **kwargs)
+        self._reopen()
+        return group
 
     def __repr__(self) -> str:
         return f"<zarrgpu.Group {self._url}{'/' + self.path if self.path else ''} zarr_format={self.zarr_format}>"

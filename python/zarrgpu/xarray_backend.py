@@ -13,9 +13,10 @@ format 3: it goes to ``encoding["fill_value"]``), and CF decoding by xarray's ow
 - ``encoding["compressors"]``, ``["filters"]`` and ``["serializer"]`` are the codec
   dicts (v3 ``{"name", "configuration"}``, v2 numcodecs ``{"id", ...}``) rather than
   zarr-python codec objects; zarr-python accepts these dicts when writing.
-- Consolidated metadata (v2 ``.zmetadata``, v3 inline) is used whenever present;
-  ``consolidated=True`` requires it, ``consolidated=False`` cannot switch it off
-  (the values read are the same either way).
+- Consolidated metadata (v2 ``.zmetadata``, v3 inline) is used when present
+  (``consolidated=None``); ``consolidated=True`` requires it, ``consolidated=False``
+  reads every member's own metadata (a store another writer changed without
+  reconsolidating).
 """
 
 from __future__ import annotations
@@ -139,11 +140,9 @@ class ZarrgpuDataStore(AbstractDataStore):
                 f"{url}{'/' + path if path else ''} is a single Zarr array, not a group: xarray datasets are groups. "
                 "Open it with zarrgpu.open() instead."
             )
-        g = Group(_zarrgpu.Group.open(url, path), url, "r")
-        if consolidated and not g.is_consolidated:
-            raise InvalidArgumentError(
-                f"consolidated=True, but {url} has no consolidated metadata (v2 .zmetadata or v3 inline)"
-            )
+        # consolidated: None uses consolidated metadata when present, False reads each
+        # member's own metadata, True requires it (InvalidArgumentError, a ValueError, without), as zarr-python.
+        g = Group(_zarrgpu.Group.open(url, path, consolidated), url, "r", consolidated)
         return cls(g, device, use_zarr_fill_value_as_mask)
 
     def _array(self, name: str) -> Array:

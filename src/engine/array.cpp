@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/array_state.hpp"
+#include "engine/node_documents.hpp"
 #include "engine/node_path.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
@@ -72,21 +73,116 @@ Array Array::create(std::shared_ptr<Store> store, std::string path, ArrayMetadat
     // Like zarr-python's overwrite: the node and everything below it go.
     for (const auto& key : store->list(path)) store->erase(key);
   }
-  auto put = [&](const char* name, const json& doc) {
-    const std::string text = doc.dump(2);
-    store->write(engine::join_key(path, name), std::as_bytes(std::span(text.data(), text.size())));
-  };
-  if (m.zarr_format == 2) {
-    put(".zarray", to_zarray(m));
-    if (!m.attributes.empty()) put(".zattrs", m.attributes);
-  } else {
-    put("zarr.json", to_zarr_json(m));
-  }
+  const NodeMetadata node = m;
+  engine::write_node_documents(*store, path, node);
+  if (!path.empty()) engine::update_consolidated(*store, path, &node, overwrite);
   return array;
 }
 
 std::string Array::chunk_key(std::span<const std::uint64_t> chunk_coords) const {
   return engine::join_key(path_, metadata_->chunk_key_encoding.encode(chunk_coords));
+}
+
+void Array::replace_metadata(ArrayMetadata m) {
+  const NodeMetadata node = m;
+  try {
+    engine::write_node_documents(*store_, path_, node);
+    engine::update_consolidated(*store_, path_, &node);
+  } catch (const Error& e) {
+    throw e.with_context({path_, "", "", store_->describe()});
+  }
+  metadata_ = std::make_shared<const ArrayMetadata>(std::get<ArrayMetadata>(node));
+}
+
+void Array::resize(std::vector<std::uint64_t> new_shape) {
+  const ErrorContext ctx{path_, "", "", store_->describe()};
+  if (new_shape.size() != metadata_->shape.size()) {
+    throw Error(ErrorKind::invalid_argument, "resize to " + std::to_string(new_shape.size()) +
+                                                 " dimensions; the array has " + std::to_string(metadata_->shape.size()),
+                ctx);
+  }
+  const std::vector<std::uint64_t> old_grid = metadata_->grid_shape();
+  ArrayMetadata m = *metadata_;
+  m.shape = std::move(new_shape);
+  const std::vector<std::uint64_t> new_grid = m.grid_shape();
+  // The metadata first: a reader that sees the new shape reads erased chunks
+  // as the fill value, never chunks beyond its shape.
+  replace_metadata(std::move(m));
+  // Chunks with a grid coordinate past the new grid in any dimension go.
+  const std::size_t nd = old_grid.size();
+  bool shrinks = false;
+  for (std::size_t d = 0; d < nd; ++d) shrinks |= new_grid[d] < old_grid[d];
+  if (!shrinks || nd == 0) return;
+  for (std::uint64_t g : old_grid)
+    if (g == 0) return;
+  std::vector<std::uint64_t> coords(nd, 0);
+  for (;;) {
+    bool outside = false;
+    for (std::size_t d = 0; d < nd; ++d) outside |= coords[d] >= new_grid[d];
+    if (outside) {
+      const std::string key = chunk_key(coords);
+      try {
+        store_->erase(key);
+      } catch (const Error& e) {
+        throw e.with_context(engine::chunk_context(path_, key, *store_));
+      }
+    }
+    std::size_t d = nd;
+    while (d > 0 && ++coords[d - 1] == old_grid[d - 1]) coords[--d] = 0;
+    if (d == 0) break;
+  }
+}
+
+std::vector<std::uint64_t> Array::append(std::span<const std::byte> data, std::span<const std::uint64_t> data_shape,
+                                         std::size_t axis, const WriteOptions& options) {
+  const ErrorContext ctx{path_, "", "", store_->describe()};
+  const auto& shape = metadata_->shape;
+  if (axis >= shape.size()) {
+    throw Error(ErrorKind::invalid_argument, "append along axis " + std::to_string(axis) + " of a " +
+                                                 std::to_string(shape.size()) + "-d array", ctx);
+  }
+  if (data_shape.size() != shape.size()) {
+    throw Error(ErrorKind::invalid_argument, "appended data has " + std::to_string(data_shape.size()) +
+                                                 " dimensions; the array has " + std::to_string(shape.size()), ctx);
+  }
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (d != axis && data_shape[d] != shape[d]) {
+      throw Error(ErrorKind::invalid_argument, "appended data has extent " + std::to_string(data_shape[d]) +
+                                                   " in dimension " + std::to_string(d) + "; the array has " +
+                                                   std::to_string(shape[d]), ctx);
+    }
+  }
+  std::uint64_t n = size_of(metadata_->data_type);
+  for (auto e : data_shape) n *= e;
+  if (data.size() != n) {
+    throw Error(ErrorKind::invalid_argument, "appended data holds " + std::to_string(data.size()) +
+                                                 " bytes, its shape needs " + std::to_string(n), ctx);
+  }
+  const std::uint64_t old_extent = shape[axis];
+  std::vector<std::uint64_t> grown = shape;
+  grown[axis] += data_shape[axis];
+  resize(grown);
+  std::vector<DimSelection> dims(grown.size(), DimSelection::all());
+  dims[axis] = DimSelection::slice(std::int64_t(old_extent), std::int64_t(grown[axis]));
+  write(Selection(std::move(dims)), data, options);
+  return grown;
+}
+
+void Array::set_attributes(json attributes) {
+  if (!attributes.is_object())
+    throw Error(ErrorKind::invalid_argument, "attributes must be a JSON object", {path_, "", "", store_->describe()});
+  ArrayMetadata m = *metadata_;
+  m.attributes = std::move(attributes);
+  if (m.zarr_format == 2) {
+    // .zattrs also carries the dimension names as _ARRAY_DIMENSIONS
+    // (to_zattrs): they stay whatever the new attributes say.
+    try {
+      m.attributes = to_zattrs(m);
+    } catch (const Error& e) {
+      throw e.with_context({path_, "", "", store_->describe()});
+    }
+  }
+  replace_metadata(std::move(m));
 }
 
 void Array::read(const Selection& selection, std::span<std::byte> out, const ReadOptions& options) const {

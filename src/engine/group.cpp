@@ -4,6 +4,7 @@
 // tree() and open_array() without further reads.
 #include <set>
 
+#include "engine/node_documents.hpp"
 #include "engine/node_path.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
@@ -61,10 +62,6 @@ NodeMetadata node_from_documents(const NodeDocuments& d, const std::string& path
               ctx);
 }
 
-bool is_metadata_name(std::string_view name) {
-  return name == "zarr.json" || name == ".zarray" || name == ".zgroup";
-}
-
 }  // namespace
 
 NodeMetadata open_node(Store& store, const std::string& path_in) {
@@ -72,7 +69,7 @@ NodeMetadata open_node(Store& store, const std::string& path_in) {
   return node_from_documents(read_node_documents(store, path), path, store);
 }
 
-Group Group::open(std::shared_ptr<Store> store, std::string path) {
+Group Group::open(std::shared_ptr<Store> store, std::string path, std::optional<bool> consolidated) {
   if (!store) throw Error(ErrorKind::invalid_argument, "no store", {path, "", "", ""});
   path = engine::normalize_node_path(path);
   const ErrorContext ctx{path, "", "", store->describe()};
@@ -85,6 +82,7 @@ Group Group::open(std::shared_ptr<Store> store, std::string path) {
   g.store_ = std::move(store);
   g.path_ = path;
   g.metadata_ = std::get<GroupMetadata>(std::move(node));
+  if (consolidated == false) return g;  // the members' own metadata, as asked
   try {
     if (docs.zarr_json) {
       g.consolidated_ = parse_consolidated_v3(*docs.zarr_json, path);
@@ -93,6 +91,13 @@ Group Group::open(std::shared_ptr<Store> store, std::string path) {
     }
   } catch (const Error& e) {
     throw e.with_context(ctx);
+  }
+  if (consolidated == true && !g.consolidated_) {
+    // zarr-python raises ValueError here: an option the store cannot satisfy.
+    throw Error(ErrorKind::invalid_argument,
+                "consolidated metadata was required, but the group '" + path + "' has none (no " +
+                    (docs.zarr_json ? "consolidated_metadata in zarr.json" : ".zmetadata") + ")",
+                ctx);
   }
   return g;
 }
@@ -109,16 +114,9 @@ Group Group::create(std::shared_ptr<Store> store, std::string path, GroupMetadat
   if (overwrite) {
     for (const auto& key : store->list(path)) store->erase(key);
   }
-  auto put = [&](const char* name, const json& doc) {
-    const std::string text = doc.dump(2);
-    store->write(engine::join_key(path, name), std::as_bytes(std::span(text.data(), text.size())));
-  };
-  if (metadata.zarr_format == 2) {
-    put(".zgroup", to_zgroup(metadata));
-    if (!metadata.attributes.empty()) put(".zattrs", metadata.attributes);
-  } else {
-    put("zarr.json", to_zarr_json(metadata));
-  }
+  const NodeMetadata node = metadata;
+  engine::write_node_documents(*store, path, node);
+  if (!path.empty()) engine::update_consolidated(*store, path, &node, overwrite);
   Group g;
   g.store_ = std::move(store);
   g.path_ = path;
@@ -126,37 +124,55 @@ Group Group::create(std::shared_ptr<Store> store, std::string path, GroupMetadat
   return g;
 }
 
+namespace {
+
+// The direct children of `path` that are nodes: one listing of the group's
+// directory, then a check for a metadata document in each subdirectory (the
+// chunks below are never listed).
+std::vector<std::string> child_nodes(Store& store, const std::string& path) {
+  std::vector<std::string> out;
+  for (const auto& name : store.list_dir(path)) {
+    if (!name.ends_with('/')) continue;
+    const std::string child = name.substr(0, name.size() - 1);
+    const std::string child_path = engine::join_key(path, child);
+    for (const char* doc : {"zarr.json", ".zarray", ".zgroup"}) {
+      if (store.exists(engine::join_key(child_path, doc))) {
+        out.push_back(child);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> Group::members() const {
-  std::set<std::string> names;
   if (consolidated_) {
+    std::set<std::string> names;
     for (const auto& [rel, node] : consolidated_->nodes) {
       if (rel.find('/') == std::string::npos) names.insert(rel);
     }
     return {names.begin(), names.end()};
   }
-  const std::string prefix = path_.empty() ? "" : path_ + "/";
-  for (const auto& key : store_->list(path_)) {
-    const std::string_view rel = std::string_view(key).substr(prefix.size());
-    const auto slash = rel.find('/');
-    if (slash == std::string_view::npos) continue;
-    // "name/zarr.json": a direct child node.
-    if (is_metadata_name(rel.substr(slash + 1))) names.insert(std::string(rel.substr(0, slash)));
-  }
-  return {names.begin(), names.end()};
+  return child_nodes(*store_, path_);
 }
 
 std::map<std::string, NodeMetadata> Group::tree() const {
   if (consolidated_) return consolidated_->nodes;
   std::map<std::string, NodeMetadata> out;
-  const std::string prefix = path_.empty() ? "" : path_ + "/";
-  std::set<std::string> nodes;
-  for (const auto& key : store_->list(path_)) {
-    const std::string_view rel = std::string_view(key).substr(prefix.size());
-    const auto slash = rel.rfind('/');
-    if (slash == std::string_view::npos) continue;  // this group's own metadata
-    if (is_metadata_name(rel.substr(slash + 1))) nodes.insert(std::string(rel.substr(0, slash)));
+  // Down through the groups only: an array's directory holds chunks, not nodes.
+  std::vector<std::string> pending{""};
+  while (!pending.empty()) {
+    const std::string rel_group = std::move(pending.back());
+    pending.pop_back();
+    for (const auto& child : child_nodes(*store_, engine::join_key(path_, rel_group))) {
+      const std::string rel = engine::join_key(rel_group, child);
+      NodeMetadata node = open_node(*store_, engine::join_key(path_, rel));
+      if (std::holds_alternative<GroupMetadata>(node)) pending.push_back(rel);
+      out.emplace(rel, std::move(node));
+    }
   }
-  for (const auto& rel : nodes) out.emplace(rel, open_node(*store_, engine::join_key(path_, rel)));
   return out;
 }
 
@@ -169,6 +185,26 @@ Array Group::open_array(const std::string& relative_path) const {
     }
   }
   return Array::open(store_, engine::join_key(path_, rel));
+}
+
+void Group::set_attributes(json attributes) {
+  const ErrorContext ctx{path_, "", "", store_->describe()};
+  if (!attributes.is_object()) throw Error(ErrorKind::invalid_argument, "attributes must be a JSON object", ctx);
+  GroupMetadata m = metadata_;
+  m.attributes = std::move(attributes);
+  const NodeMetadata node = m;
+  try {
+    engine::write_node_documents(*store_, path_, node);
+    engine::update_consolidated(*store_, path_, &node);
+  } catch (const Error& e) {
+    throw e.with_context(ctx);
+  }
+  metadata_ = std::get<GroupMetadata>(node);
+}
+
+void consolidate_metadata(std::shared_ptr<Store> store, const std::string& path) {
+  if (!store) throw Error(ErrorKind::invalid_argument, "no store", {path, "", "", ""});
+  engine::write_consolidated(std::move(store), path);
 }
 
 Group Group::open_group(const std::string& relative_path) const {
