@@ -21,7 +21,8 @@ namespace {
 const std::vector<OptionSpec> kOptions = {
     {"format", true, "3|2", "Zarr format of DST (default: the source's)"},
     {"chunks", true, "SPEC", "chunk shape: 1,721,1440 or time=1,lat=721 (names: dimension_names / "
-                             "_ARRAY_DIMENSIONS; 'full' = the whole extent; default: the source's)"},
+                             "_ARRAY_DIMENSIONS; 'full' = the whole extent; default: the source's); "
+                             "PATH:SPEC for one array; several specs separated by ';'"},
     {"shard", true, "SPEC", "shard shape (format 3): same forms; the chunks become the inner chunks"},
     {"codec", true, "C", "zstd[:L] | gzip[:L] | blosc[:CNAME[:CLEVEL[:SHUFFLE]]] | none, +crc32c "
                          "(default: the source's codecs)"},
@@ -31,6 +32,7 @@ const std::vector<OptionSpec> kOptions = {
     {"threads", true, "N", "worker threads (default: all cores)"},
     {"overwrite", false, "", "replace DST if it exists"},
     {"no-consolidate", false, "", "do not write consolidated metadata for a group"},
+    {"no-consolidated", false, "", "read SRC's members' own metadata, not its consolidated metadata"},
     {"quiet", false, "", "no progress report"},
     {"help", false, "", "show this help"},
 };
@@ -47,7 +49,9 @@ const char* kUsage =
     "from SRC and written to DST by parallel workers, with at most --memory bytes of blocks\n"
     "in flight, so arrays larger than memory convert. Without --chunks, a sharded source\n"
     "keeps its shards (format 3). In a group, names in --chunks/--shard apply to the arrays\n"
-    "that have them, and sizes for every dimension to the arrays with that many dimensions.\n"
+    "that have them, and sizes for every dimension to the arrays with that many dimensions;\n"
+    "1-D coordinates (an array 'time' along dimension 'time') keep their chunks unless named\n"
+    "by path: --chunks 'time=1;time:time=full' or --chunks t2m:time=1.\n"
     "DST is written as DST.partial-XXXXXX and renamed at the end: on failure or Ctrl-C\n"
     "nothing is left behind.\n"
     "\noptions:\n";
@@ -74,8 +78,8 @@ int run_convert(const std::vector<std::string>& argv) {
     if (*f != 2 && *f != 3) throw UsageError("--format must be 2 or 3");
     opt.format = static_cast<int>(*f);
   }
-  if (auto c = args.value("chunks")) opt.chunks = parse_chunk_option(*c, "--chunks");
-  if (auto s = args.value("shard")) opt.shard = parse_chunk_option(*s, "--shard");
+  if (auto c = args.value("chunks")) opt.chunks = parse_chunk_rules(*c, "--chunks");
+  if (auto s = args.value("shard")) opt.shard = parse_chunk_rules(*s, "--shard");
   if (auto c = args.value("codec")) opt.codec = parse_codec_option(*c);
   std::uint64_t budget = 2ull << 30;
   if (auto m = args.value("memory")) {
@@ -90,28 +94,36 @@ int run_convert(const std::vector<std::string>& argv) {
   }
 
   auto explicit_path = args.value("array") ? args.value("array") : args.value("path");
-  NodeTree tree = open_tree(locate_store(src_arg, explicit_path));
+  NodeTree tree = open_tree(locate_store(src_arg, explicit_path),
+                            args.flag("no-consolidated") ? std::optional<bool>(false) : std::nullopt);
   if (args.value("array") && !tree.nodes.front().is_array())
     throw Error(ErrorKind::invalid_argument, "'" + *args.value("array") + "' is a group; use --path for a group",
                 {tree.location.path, "", "", tree.store->describe()});
   const bool root_is_group = !tree.nodes.front().is_array();
   opt.strict_names = !root_is_group;
 
-  // Every name in --chunks/--shard must belong to some array (a typo is an error, not a no-op).
-  std::set<std::string> all_names;
+  // Every name in --chunks/--shard must belong to some array, and every path
+  // must be an array (a typo is an error, not a no-op).
+  std::set<std::string> all_names, array_paths;
   std::set<std::size_t> all_ndims;
   for (const auto& e : tree.nodes)
     if (e.is_array()) {
       for (const auto& n : dimension_names_of(std::get<ArrayMetadata>(e.metadata))) all_names.insert(n);
       all_ndims.insert(std::get<ArrayMetadata>(e.metadata).shape.size());
+      array_paths.insert(relative_node_path(e.path, tree.location.path));
     }
-  for (const auto* o : {opt.chunks ? &*opt.chunks : nullptr, opt.shard ? &*opt.shard : nullptr}) {
-    if (!o || !root_is_group) continue;
-    for (const auto& [name, _] : o->named)
+  for (const auto* rules : {opt.chunks ? &*opt.chunks : nullptr, opt.shard ? &*opt.shard : nullptr}) {
+    if (!rules) continue;
+    for (const auto& [p, _] : rules->by_path)
+      if (!array_paths.count(p))
+        throw UsageError("no array '" + p + "' under '" + src_arg + "' (named in --chunks/--shard)");
+    if (!rules->general || !root_is_group) continue;
+    const ChunkOption& o = *rules->general;
+    for (const auto& [name, _] : o.named)
       if (!all_names.count(name))
         throw UsageError("no array under '" + src_arg + "' has a dimension named '" + name + "'");
-    if (!o->is_named() && !all_ndims.count(o->sizes.size()))
-      throw UsageError("no array under '" + src_arg + "' has " + std::to_string(o->sizes.size()) + " dimensions");
+    if (!o.is_named() && !all_ndims.count(o.sizes.size()))
+      throw UsageError("no array under '" + src_arg + "' has " + std::to_string(o.sizes.size()) + " dimensions");
   }
 
   // Destination metadata first: every option problem shows before anything is written.

@@ -16,6 +16,7 @@ namespace {
 
 const std::vector<OptionSpec> kOptions = {
     {"json", false, "", "print a JSON document instead of text (stable keys)"},
+    {"no-consolidated", false, "", "read every member's own metadata, not the consolidated metadata"},
     {"path", true, "PATH", "the node inside STORE (disables the search for the store root)"},
     {"array", true, "PATH", "same as --path"},
     {"help", false, "", "show this help"},
@@ -171,7 +172,8 @@ int run_info(const std::vector<std::string>& argv) {
   if (args.positionals().size() != 1) throw UsageError("info needs exactly one STORE argument");
   auto path = args.value("path");
   if (!path) path = args.value("array");
-  NodeTree tree = open_tree(locate_store(args.positionals()[0], path));
+  NodeTree tree = open_tree(locate_store(args.positionals()[0], path),
+                            args.flag("no-consolidated") ? std::optional<bool>(false) : std::nullopt);
   json nodes = json::array();
   for (const auto& e : tree.nodes) nodes.push_back(describe(tree, e));
   if (args.flag("json")) {

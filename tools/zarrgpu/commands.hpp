@@ -12,5 +12,7 @@ int run_info(const std::vector<std::string>& args);
 int run_cat(const std::vector<std::string>& args);
 int run_convert(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
+int run_append(const std::vector<std::string>& args);
+int run_consolidate(const std::vector<std::string>& args);
 
 }  // namespace zarrgpu::cli

@@ -25,6 +25,8 @@ const char* kHelp =
     "                                                a selection as a NumPy .npy file\n"
     "  convert SRC DST [--format 3|2] [--chunks SPEC] [--shard SPEC] [--codec C]\n"
     "                                                rechunk, recompress, shard, change format\n"
+    "  append SRC DST --dim NAME                     grow DST's arrays along NAME by SRC's\n"
+    "  consolidate STORE[/PATH]                      (re)write a group's consolidated metadata\n"
     "  generate era5 DST [--time 8] [--channels 4] [--lat 181] [--lon 360] [--variant zstd|sharded|raw]\n"
     "                                                an ERA5-like sample dataset\n"
     "\n"
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
   if (cmd == "cat") return run_guarded(cmd, [&] { return run_cat(rest); });
   if (cmd == "convert") return run_guarded(cmd, [&] { return run_convert(rest); });
   if (cmd == "generate") return run_guarded(cmd, [&] { return run_generate(rest); });
+  if (cmd == "append") return run_guarded(cmd, [&] { return run_append(rest); });
+  if (cmd == "consolidate") return run_guarded(cmd, [&] { return run_consolidate(rest); });
   std::cerr << "zarrgpu: unknown command '" << cmd << "'\n(see 'zarrgpu --help')\n";
   return kExitUsage;
 }

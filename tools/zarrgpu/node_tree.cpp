@@ -28,14 +28,14 @@ int node_depth(const std::string& path, const std::string& base) {
   return 1 + static_cast<int>(std::count(rel.begin(), rel.end(), '/'));
 }
 
-NodeTree open_tree(const StoreLocation& location) {
+NodeTree open_tree(const StoreLocation& location, std::optional<bool> consolidated) {
   NodeTree t;
   t.location = location;
   t.store = open_store(location.root, false);
   NodeMetadata root = open_node(*t.store, location.path);
   t.nodes.push_back({location.path, root});
   if (std::holds_alternative<GroupMetadata>(root)) {
-    Group g = Group::open(t.store, location.path);
+    Group g = Group::open(t.store, location.path, consolidated);
     t.consolidated = g.is_consolidated();
     for (auto& [rel, meta] : g.tree()) t.nodes.push_back({join_node_path(location.path, rel), meta});
     std::sort(t.nodes.begin() + 1, t.nodes.end(),

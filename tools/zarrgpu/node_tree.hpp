@@ -27,7 +27,8 @@ struct NodeTree {
 };
 
 // Opens the store read-only and reads the tree. Errors: Error(not_found…).
-NodeTree open_tree(const StoreLocation& location);
+// consolidated: as Group::open (nullopt: consolidated metadata when present).
+NodeTree open_tree(const StoreLocation& location, std::optional<bool> consolidated = std::nullopt);
 
 // Dimension names (v3 dimension_names, v2 `_ARRAY_DIMENSIONS`, both in
 // ArrayMetadata::dimension_names); "" for unnamed; empty when the array has none.
