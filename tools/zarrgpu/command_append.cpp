@@ -76,15 +76,19 @@ int run_append(const std::vector<std::string>& argv) {
   std::uint64_t total = 0;
   for (const auto& e : src.nodes) {
     if (!e.is_array()) continue;
-    const auto& sm = std::get<ArrayMetadata>(e.metadata);
-    const auto axis = axis_named(sm, *dim);
-    if (!axis) continue;
+    if (!axis_named(std::get<ArrayMetadata>(e.metadata), *dim)) continue;
     const std::string rel = relative_node_path(e.path, src.location.path);
     const std::string shown = rel.empty() ? "/" : rel;
     auto it = dst_nodes.find(rel);
     if (it == dst_nodes.end() || !it->second->is_array())
       throw Error(ErrorKind::not_found, "DST has no array '" + shown + "' to append to", {rel, "", "", dst.store->describe()});
-    const auto& dm = std::get<ArrayMetadata>(it->second->metadata);
+    // The arrays' own metadata, whatever the consolidated metadata says: a
+    // stale shape there would put the new steps at the wrong place.
+    Array src_array = Array::open(src.store, e.path), dst_array = Array::open(dst.store, it->second->path);
+    const auto& sm = src_array.metadata();
+    const auto& dm = dst_array.metadata();
+    const auto axis = axis_named(sm, *dim);
+    if (!axis) continue;
     if (axis_named(dm, *dim) != axis)
       throw Error(ErrorKind::invalid_argument, "'" + shown + "' has dimension '" + *dim + "' at another place in DST",
                   {rel, "", "", dst.store->describe()});
@@ -98,8 +102,8 @@ int run_append(const std::vector<std::string>& argv) {
                                                      " in SRC and " + std::to_string(dm.shape[d]) + " in DST along dimension " +
                                                      std::to_string(d),
                     {rel, "", "", dst.store->describe()});
-    pairs.push_back({rel, Array(src.store, e.path, sm), Array(dst.store, it->second->path, dm), *axis});
     total += sm.num_elements() * size_of(sm.data_type);
+    pairs.push_back({rel, std::move(src_array), std::move(dst_array), *axis});
   }
   if (pairs.empty())
     throw Error(ErrorKind::invalid_argument, "no array of SRC has a dimension named '" + *dim + "'",
