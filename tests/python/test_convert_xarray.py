@@ -51,8 +51,17 @@ def _scalars_and_nan() -> xr.Dataset:
                       coords={"y": [0.0, 1.0, 2.0], "x": [0, 1, 2, 3]}, attrs={"title": "scalars"})
 
 
+def _string_coords() -> xr.Dataset:
+    """String coordinates (v2 "<U", v3 fixed_length_utf32), an empty string among them."""
+    return xr.Dataset({"v": (("station",), np.array([1.5, np.nan, 0.0]))},
+                      coords={"station": np.array(["ab", "cde", ""])})
+
+
 DATASETS = {"cf_time_standard": _standard_times, "cf_time_noleap": _noleap_times, "packed_int16": _packed,
-            "zeros_and_bools": _zeros_and_bools, "scalars_and_nan": _scalars_and_nan}
+            "zeros_and_bools": _zeros_and_bools, "scalars_and_nan": _scalars_and_nan,
+            "string_coords": _string_coords}
+# Data types a build may not read yet: their cases skip on Error(unsupported) naming the data type.
+NEEDS_STRING_TYPES = {"string_coords"}
 FORMAT_PAIRS = [(2, 3), (3, 2), (3, 3), (2, 2)]
 
 
@@ -70,6 +79,8 @@ def test_convert_keeps_xarray_view(run_zarrgpu, tmp_path, name, src_format, dst_
         warnings.simplefilter("ignore")
         DATASETS[name]().to_zarr(src, zarr_format=src_format, consolidated=True)
     r = run_zarrgpu("convert", src, dst, "--format", dst_format, "--quiet")
+    if name in NEEDS_STRING_TYPES and r.returncode == 5 and "data type" in r.stderr:
+        pytest.skip(f"this build reads no string data types yet: {r.stderr.strip()}")
     assert r.returncode == 0, r.stderr
     expected, actual = _open(src), _open(dst)
     xr.testing.assert_identical(actual, expected)
