@@ -90,6 +90,33 @@ TEST(ChunkOption, Rejects) {
     EXPECT_THROW(parse_chunk_option(bad, "--chunks"), UsageError) << bad;
 }
 
+TEST(ChunkRules, DataVariablesByDefaultCoordinatesByPath) {
+  auto r = parse_chunk_rules("time=1;/time/:time=full;t2m:2,3", "--chunks");
+  ASSERT_TRUE(r.general);
+  ASSERT_EQ(r.by_path.size(), 2u);
+  EXPECT_EQ(r.by_path[0].first, "time");
+  const std::vector<std::string> time{"time"}, field{"time", "lat"}, level{"level"};
+  bool by_path = false;
+  // A 1-D coordinate of a group: only its own spec.
+  EXPECT_EQ(r.for_array("time", time, true, &by_path), &r.by_path[0].second);
+  EXPECT_TRUE(by_path);
+  EXPECT_EQ(r.for_array("t2m", field, true, &by_path), &r.by_path[1].second);
+  EXPECT_EQ(r.for_array("sst", field, true, &by_path), &*r.general);
+  EXPECT_FALSE(by_path);
+  EXPECT_EQ(r.for_array("sub/level", level, true), nullptr);
+  // The one array converted alone, or one whose dimension is named otherwise.
+  EXPECT_EQ(r.for_array("level", level, false), &*r.general);
+  EXPECT_EQ(r.for_array("plev", level, true), &*r.general);
+  EXPECT_FALSE(parse_chunk_rules("t2m:time=1", "--chunks").general);
+}
+
+TEST(ChunkRules, Rejects) {
+  for (const char* bad : {"", "time=1;lat=2", "a:time=1;a:time=2", ":time=1", "time=1;", "a:"})
+    EXPECT_THROW(parse_chunk_rules(bad, "--chunks"), UsageError) << bad;
+  EXPECT_TRUE(is_dimension_coordinate("g/lat", std::vector<std::string>{"lat"}));
+  EXPECT_FALSE(is_dimension_coordinate("lat", std::vector<std::string>{"lat", "lon"}));
+}
+
 TEST(ByteSize, Parse) {
   EXPECT_EQ(parse_byte_size("4096"), 4096u);
   EXPECT_EQ(parse_byte_size("2GiB"), 2ull << 30);
