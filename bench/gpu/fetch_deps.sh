@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Fetches what the GPU machine lacks, on a machine with network (it has none):
+#   .deps/       Debian packages unpacked there by bench/gpu/prepare.sh (the -dev
+#                packages of scripts/setup.sh that its image does not have)
+#   .whl-peers/  PyPI wheels of the peers the benchmarks and GPU tests compare
+#                against (zarr-python, numcodecs, KvikIO, dask), for the GPU
+#                machine's Python 3.12
+#   .whl/        nvCOMP's wheel (the Zstd benchmark's peer)
+# Then carry them: run(carry=[".deps", ".whl", ".whl-peers"], ...). All three are
+# git-ignored; together they must stay under the device tool's 64 MiB.
+#   bash bench/gpu/fetch_deps.sh [--no-nvcomp]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+mkdir -p .deps .whl .whl-peers
+
+debs=(nlohmann-json3-dev libblosc-dev libblosc1 libsnappy1v5 libgtest-dev libgmock-dev libxxhash-dev
+      liblz4-dev libzstd-dev libssl-dev libdeflate-dev libdeflate0 libbz2-dev liblzma-dev)
+[ -f /var/lib/apt/lists/lock ] && ls /var/lib/apt/lists/*Packages* >/dev/null 2>&1 || apt-get update -qq
+(cd .deps && apt-get download "${debs[@]}" >/dev/null)
+echo "fetch_deps: $(ls .deps | wc -l) Debian packages in .deps/"
+
+pyget() {  # wheels for CPython 3.12 on manylinux x86-64, no dependencies
+  local dest=$1; shift
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
+    --platform manylinux2014_x86_64 --platform manylinux_2_24_x86_64 --platform manylinux_2_34_x86_64 \
+    --platform any -d "$dest" "$@"
+}
+# zarr-python and what it needs beyond the GPU image's packages; KvikIO for the
+# zarr-python + GDS rows; dask for xarray's chunks= tests.
+pyget .whl-peers "zarr>=3.1" "numcodecs>=0.15" donfig crc32c google-crc32c msgspec "dask>=2024.1" partd locket
+pyget .whl-peers kvikio-cu13 libkvikio-cu13 rapids-logger || echo "fetch_deps: no KvikIO wheel (its rows will be skipped)"
+if [ "${1:-}" != --no-nvcomp ]; then
+  pyget .whl nvidia-libnvcomp-cu13 || echo "fetch_deps: no nvCOMP wheel"
+fi
+du -sh .deps .whl .whl-peers
