@@ -28,8 +28,18 @@ std::size_t selection_bytes(const Array& a, const Selection& sel, std::vector<st
   auto shape = a.shape();
   auto ranges = sel.resolve(shape);
   auto result = Selection::result_shape(ranges);
+  // The buffer's size in bytes, checked: a selection of [2^31, 2^31] float32
+  // must not wrap to a 0-byte buffer that the read then overruns.
   std::size_t n = size_of(a.dtype());
-  for (auto s : result) n *= s;
+  bool empty = false;
+  for (auto s : result) empty = empty || s == 0;
+  for (auto s : result) {
+    if (!empty && (__builtin_mul_overflow(n, s, &n) || n > std::size_t(PTRDIFF_MAX)))
+      throw Error(ErrorKind::invalid_argument,
+                  "the selection [" + sel.to_string() + "] holds more than 2^63 bytes",
+                  ErrorContext{a.path(), "", "", a.store()->describe()});
+  }
+  if (empty) n = 0;
   if (shape_out) *shape_out = std::move(result);
   return n;
 }

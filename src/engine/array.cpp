@@ -5,6 +5,7 @@
 #include "engine/array_state.hpp"
 #include "engine/node_documents.hpp"
 #include "engine/node_path.hpp"
+#include "engine/size_limits.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
 
@@ -30,6 +31,7 @@ Array::Array(std::shared_ptr<Store> store, std::string path, ArrayMetadata metad
       m->codecs = v2_codec_chain(m->v2, m->data_type, m->ndim(), path_);
       metadata_ = std::move(m);
     }
+    engine::check_array_sizes(*metadata_, path_);
     state_ = engine::make_array_state(*metadata_, path_);
   } catch (const Error& e) {
     throw e.with_context({path_, "", "", store_->describe()});
@@ -202,9 +204,13 @@ Bytes Array::read(const Selection& selection, const ReadOptions& options) const 
   } catch (const Error& e) {
     throw e.with_context({path_, "", "", store_->describe()});
   }
-  std::uint64_t n = size_of(metadata_->data_type);
-  for (const auto& r : ranges) n *= r.count;
-  Bytes out(n);
+  std::vector<std::uint64_t> counts;
+  for (const auto& r : ranges) counts.push_back(r.count);
+  const auto n = engine::checked_product(counts, size_of(metadata_->data_type));
+  if (!n)
+    throw Error(ErrorKind::invalid_argument, "the selection holds more than 2^63 bytes",
+                {path_, "", "", store_->describe()});
+  Bytes out(*n);
   engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out.span(), options);
   return out;
 }

@@ -37,10 +37,14 @@ std::shared_ptr<const ArrayState> make_array_state(const ArrayMetadata& m, const
       index_shape.push_back(2);
       st->index_chain = codec::CodecChain::build(L.index_codecs, {index_shape, DataType::uint64, FillValue{}});
       // Index codecs have a fixed encoded size (sharding spec: only fixed-size
-      // codecs are allowed there); learn it by encoding an empty index.
-      Bytes empty_index(st->index_chain->chunk().nbytes());
-      std::fill_n(empty_index.data(), empty_index.size(), std::byte{0xff});
-      st->index_encoded_size = st->index_chain->encode(empty_index).size();
+      // codecs are allowed there), computed without building an index: its
+      // decoded size comes from the metadata alone and may be large.
+      const std::optional<std::size_t> index_size = st->index_chain->encoded_size();
+      if (!index_size)
+        throw Error(ErrorKind::unsupported,
+                    "index_codecs must encode to a fixed size (bytes, optionally crc32c), so the index can be found",
+                    {path, "", "sharding_indexed", ""});
+      st->index_encoded_size = *index_size;
     }
     return st;
   } catch (const Error& e) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/size_limits.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::engine {
@@ -113,8 +114,13 @@ Plan::Plan(const ArrayMetadata& m, std::string array_path, std::vector<DimRange>
     grid_shape_.push_back(shape_[d] == 0 ? 0 : (shape_[d] + chunk_shape_[d] - 1) / chunk_shape_[d]);
     if (ranges_[d].keeps_dim) out_shape_.push_back(ranges_[d].count);
   }
-  out_elements_ = 1;
-  for (auto n : out_shape_) out_elements_ *= n;
+  // Output offsets and strides are int64 and byte counts size_t: the whole
+  // output, in bytes, must fit (integer-list selections may repeat positions,
+  // so the array's own size does not bound it).
+  const auto out_bytes = checked_product(out_shape_, element_size_);
+  if (!out_bytes)
+    throw Error(ErrorKind::invalid_argument, "the selection holds more than 2^63 bytes", {array_path, "", "", ""});
+  out_elements_ = *checked_product(out_shape_);
   // C-order strides over the kept dimensions, mapped back onto array dims.
   out_strides_.assign(nd, 0);
   std::uint64_t stride = 1;

@@ -51,6 +51,8 @@ ArrayMetadata parse_zarray(const json& zarray, const json& zattrs, std::string_v
   auto t = from_numpy_str(dtype_str, &m.v2.endian);
   if (!t) fail(ErrorKind::unsupported, at / "dtype", "unknown data type \"" + dtype_str + "\"");
   m.data_type = *t;
+  check_byte_size(m.shape, size_of(m.data_type), at / "shape");
+  check_byte_size(m.chunk_shape, size_of(m.data_type), at / "chunks");
 
   m.fill_value = parse_fill_value(require(zarray, "fill_value", at), m.data_type, 2, at / "fill_value");
 

@@ -79,6 +79,8 @@ ArrayMetadata parse_array_v3(const json& doc, const FieldPath& at) {
   checked_product(m.shape, at / "shape");
   m.data_type = parse_data_type(require(doc, "data_type", at), at / "data_type");
   m.chunk_shape = parse_regular_chunk_grid(require(doc, "chunk_grid", at), m.ndim(), at / "chunk_grid");
+  check_byte_size(m.shape, size_of(m.data_type), at / "shape");
+  check_byte_size(m.chunk_shape, size_of(m.data_type), at / "chunk_grid.configuration.chunk_shape");
   m.chunk_key_encoding = parse_chunk_key_encoding(require(doc, "chunk_key_encoding", at), at / "chunk_key_encoding");
   m.fill_value = parse_fill_value(require(doc, "fill_value", at), m.data_type, 3, at / "fill_value");
   m.codecs = parse_codecs(require(doc, "codecs", at), at / "codecs");

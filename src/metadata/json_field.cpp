@@ -125,4 +125,14 @@ std::uint64_t checked_product(const std::vector<std::uint64_t>& extents, const F
   return n;
 }
 
+void check_byte_size(const std::vector<std::uint64_t>& extents, std::size_t element_size, const FieldPath& at) {
+  for (auto e : extents) if (e == 0) return;
+  std::uint64_t n = element_size;
+  for (auto e : extents) {
+    if (__builtin_mul_overflow(n, e, &n) || n > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+      fail(ErrorKind::invalid_metadata, at,
+           "holds more than 2^63 bytes of " + std::to_string(element_size) + "-byte elements");
+  }
+}
+
 }  // namespace zarrgpu::metadata

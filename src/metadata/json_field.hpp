@@ -46,5 +46,9 @@ std::vector<std::uint64_t> as_extents(const json& j, const FieldPath& at, std::u
 
 // The product of extents, failing on overflow of 2^64.
 std::uint64_t checked_product(const std::vector<std::uint64_t>& extents, const FieldPath& at);
+// Fails (invalid_metadata) when extents of `element_size`-byte elements hold
+// more than 2^63 bytes: the engine's strides and offsets are int64, so an
+// array or a chunk larger than that could not be addressed.
+void check_byte_size(const std::vector<std::uint64_t>& extents, std::size_t element_size, const FieldPath& at);
 
 }  // namespace zarrgpu::metadata

@@ -1,6 +1,7 @@
 #include "codec/array_to_bytes/sharding_indexed/sharding_indexed_codec.hpp"
 
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "codec/array_to_bytes/sharding_indexed/chunk_region.hpp"
@@ -54,6 +55,10 @@ ShardingIndexedCodec::ShardingIndexedCodec(const CodecSpec& spec, const ChunkRep
     chunks_per_shard_.push_back(shard.shape[k] / inner_shape_[k]);
     num_inner_ *= chunks_per_shard_.back();
   }
+  // Two uint64 entries per inner chunk; the count is at most the shard's
+  // element count, which the engine has bounded, but its index must fit too.
+  if (num_inner_ > std::numeric_limits<std::int64_t>::max() / 16)
+    config.fail("the shard index of " + std::to_string(num_inner_) + " inner chunks holds more than 2^63 bytes");
 
   const std::string location = config.string("index_location", "end");
   if (location == "end") location_ = IndexLocation::end;
@@ -104,6 +109,14 @@ CodecSpec ShardingIndexedCodec::spec() const {
                      {"index_codecs", index_codecs},
                      {"index_location", location_ == IndexLocation::end ? "end" : "start"}};
   return s;
+}
+
+std::optional<std::size_t> ShardingIndexedCodec::max_encoded_size(const ChunkRepresentation&) const {
+  const std::optional<std::size_t> inner = inner_->max_encoded_size();
+  if (!inner) return std::nullopt;
+  std::size_t chunks;
+  if (__builtin_mul_overflow(*inner, num_inner_, &chunks)) return std::nullopt;
+  return saturating_add(chunks, index_size_);
 }
 
 std::span<const std::byte> ShardingIndexedCodec::index_bytes(std::span<const std::byte> shard) const {

@@ -31,6 +31,8 @@ class ShardingIndexedCodec final : public ArrayToBytesCodec {
   // when every inner chunk is fill: the shard need not be stored (the chain
   // passes the empty result through; the engine deletes or skips the key).
   Bytes encode(std::span<const std::byte> in, const ChunkRepresentation& decoded) const override;
+  // The index and every inner chunk at its chain's bound.
+  std::optional<std::size_t> max_encoded_size(const ChunkRepresentation& decoded) const override;
 
   const std::vector<std::uint64_t>& inner_chunk_shape() const noexcept { return inner_shape_; }
   // Inner chunks along each axis (shard shape / inner chunk shape).
