@@ -92,6 +92,15 @@ std::optional<std::size_t> CodecChain::encoded_size() const {
   return size;
 }
 
+std::optional<std::size_t> CodecChain::max_encoded_size() const {
+  std::optional<std::size_t> size = a2b_->max_encoded_size(reprs_.back());
+  for (const auto& c : b2b_) {
+    if (!size) return std::nullopt;
+    size = c->max_encoded_size(*size);
+  }
+  return size;
+}
+
 void CodecChain::decode(std::span<const std::byte> stored, std::span<std::byte> out) const {
   if (out.size() != chunk_.nbytes())
     throw Error(ErrorKind::internal, "decode output has " + std::to_string(out.size()) +
@@ -104,6 +113,14 @@ void CodecChain::decode(std::span<const std::byte> stored, std::span<std::byte> 
   sizes[0] = a2b_->encoded_size(a2b_repr);
   for (std::size_t i = 0; i < b2b_.size(); ++i)
     sizes[i + 1] = sizes[i] ? b2b_[i]->encoded_size(*sizes[i]) : std::nullopt;
+  // Where a size is unknown (after a compressor), what the codecs' worst-case
+  // expansions allow: [bytes, zstd, zstd]'s outer zstd decodes to at most
+  // what the inner one could have made of the chunk, never to what a
+  // hostile frame claims.
+  std::vector<std::size_t> limits(b2b_.size() + 1, SIZE_MAX);
+  if (auto m = a2b_->max_encoded_size(a2b_repr)) limits[0] = *m;
+  for (std::size_t i = 0; i < b2b_.size(); ++i)
+    limits[i + 1] = limits[i] == SIZE_MAX ? SIZE_MAX : b2b_[i]->max_encoded_size(limits[i]);
 
   // Where the array -> bytes codec writes: `out` itself, or a temporary that
   // the array -> array codecs then decode from.
@@ -125,7 +142,9 @@ void CodecChain::decode(std::span<const std::byte> stored, std::span<std::byte> 
       a2b_done = true;
       break;
     }
-    Bytes next = in_codec(c, [&] { return c.decode(bytes, sizes[k].value_or(0)); });
+    Bytes next = in_codec(c, [&] {
+      return sizes[k] ? c.decode(bytes, *sizes[k]) : c.decode_at_most(bytes, limits[k]);
+    });
     current = std::move(next);
     bytes = current.span();
   }

@@ -22,6 +22,21 @@ void BytesToBytesCodec::decode_into(std::span<const std::byte> in, std::span<std
   if (!out.empty()) std::memcpy(out.data(), decoded.data(), out.size());
 }
 
+Bytes BytesToBytesCodec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
+  Bytes decoded = decode(in, 0);
+  if (decoded.size() > max_size)
+    throw codec_error(ErrorKind::corrupt_data, name(),
+                      "decodes to " + std::to_string(decoded.size()) + " bytes, more than the " +
+                          std::to_string(max_size) + " the chunk's metadata allows");
+  return decoded;
+}
+
+std::size_t BytesToBytesCodec::max_encoded_size(std::size_t decoded_size) const {
+  if (auto n = encoded_size(decoded_size)) return *n;
+  // A codec without a known bound: twice the size, plus room for headers.
+  return saturating_add(saturating_add(decoded_size, decoded_size), std::size_t(1) << 16);
+}
+
 // Zarr v3 §"Extension definition": an object with "name" and optional
 // "configuration" and "must_understand", or the bare name as a string.
 CodecSpec codec_spec_from_json(const json& j) {

@@ -64,6 +64,13 @@ class ArrayToBytesCodec : public Codec {
   virtual std::optional<std::size_t> encoded_size(const ChunkRepresentation& /*decoded*/) const {
     return std::nullopt;
   }
+  // The most the encoding can take, when the representation bounds it (`bytes`:
+  // nbytes; `sharding_indexed`: its index plus every inner chunk's bound);
+  // nullopt when nothing bounds it. Bounds what a compressor after this codec
+  // may decode to.
+  virtual std::optional<std::size_t> max_encoded_size(const ChunkRepresentation& decoded) const {
+    return encoded_size(decoded);
+  }
   // True when decoding is a plain copy of `in` (native byte order), so a chain
   // may let its innermost bytes-to-bytes codec decode straight into the output.
   virtual bool decode_is_copy(const ChunkRepresentation& /*decoded*/) const noexcept { return false; }
@@ -85,7 +92,25 @@ class BytesToBytesCodec : public Codec {
   virtual std::optional<std::size_t> encoded_size(std::size_t /*decoded_size*/) const {
     return std::nullopt;
   }
+
+  // Decodes where the chain knows only a bound on the decoded size (this codec
+  // follows another compressor, whose input cannot sensibly exceed what its
+  // own decoded size allows): returns at most `max_size` bytes and never
+  // allocates much more; Error(corrupt_data) when the data decodes to more.
+  // The default decodes with the size unknown, then checks: right for codecs
+  // whose input already bounds their output (crc32c, shuffle).
+  virtual Bytes decode_at_most(std::span<const std::byte> in, std::size_t max_size) const;
+  // The most `decoded_size` bytes may encode to: the encoded size where fixed,
+  // else the compressor's worst-case expansion (with room for any header), so
+  // the chain can bound what the codec before this one decodes to. Saturates.
+  virtual std::size_t max_encoded_size(std::size_t decoded_size) const;
 };
+
+// a + b, or SIZE_MAX when that overflows: size bounds saturate.
+inline std::size_t saturating_add(std::size_t a, std::size_t b) noexcept {
+  std::size_t r;
+  return __builtin_add_overflow(a, b, &r) ? SIZE_MAX : r;
+}
 
 class CodecChain {
  public:
@@ -112,6 +137,9 @@ class CodecChain {
   // The size of every encoded chunk when the codecs fix it (a shard index
   // through bytes + crc32c: 16 n + 4); nullopt for compressed chains.
   std::optional<std::size_t> encoded_size() const;
+  // The most an encoded chunk may take (every codec's worst-case expansion);
+  // nullopt when nothing bounds it.
+  std::optional<std::size_t> max_encoded_size() const;
 
  private:
   CodecChain() = default;

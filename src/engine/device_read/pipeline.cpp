@@ -320,10 +320,14 @@ class Reader {
       }
       // cpu_bytes: the bytes->bytes codecs, last first; `bytes` and the rest run on the GPU.
       const auto b2b = codec_chain_.bytes_to_bytes();
+      // What each outer codec may decode to: what the codecs inside it could
+      // have made of `out` at worst (CodecChain::decode bounds it the same way).
+      std::vector<std::size_t> limits(b2b.size(), out.size());
+      for (std::size_t i = 1; i < b2b.size(); ++i) limits[i] = b2b[i - 1]->max_encoded_size(limits[i - 1]);
       Bytes held;
       std::span<const std::byte> cur = in;
       for (std::size_t i = b2b.size(); i-- > 1;) {
-        held = b2b[i]->decode(cur, 0);
+        held = b2b[i]->decode_at_most(cur, limits[i]);
         cur = held.span();
       }
       b2b[0]->decode_into(cur, out);

@@ -142,6 +142,20 @@ Bytes BloscCodec::decode(std::span<const std::byte> in, std::size_t expected_siz
   return out;
 }
 
+Bytes BloscCodec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
+  // The header's decoded size is checked before anything is allocated.
+  const std::size_t nbytes = validate(in, 0, name());
+  if (nbytes > max_size)
+    throw codec_error(ErrorKind::corrupt_data, name(),
+                      "header says " + std::to_string(nbytes) + " decoded bytes, more than the " +
+                          std::to_string(max_size) + " the chunk's metadata allows");
+  return decode(in, nbytes);
+}
+
+std::size_t BloscCodec::max_encoded_size(std::size_t decoded_size) const {
+  return saturating_add(decoded_size, BLOSC_MAX_OVERHEAD);
+}
+
 Bytes BloscCodec::encode(std::span<const std::byte> in) const {
   if (in.size() > BLOSC_MAX_BUFFERSIZE)
     throw codec_error(ErrorKind::unsupported, name(), "chunks over 2 GiB do not fit a blosc 1 frame");

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "codec/codec.hpp"
 #include "codec/configuration.hpp"
 
 namespace zarrgpu::codec {
@@ -25,17 +26,17 @@ struct Inflater {
 };
 
 // Inflates into `out`; when `grow` is given, `out` is its span and may be
-// enlarged. Returns the bytes written.
+// enlarged up to `limit` bytes. Returns the bytes written.
 std::size_t inflate_members(std::span<const std::byte> in, std::span<std::byte> out, Bytes* grow,
-                            std::string_view codec) {
+                            std::string_view codec, std::size_t limit = SIZE_MAX) {
   if (in.empty()) throw codec_error(ErrorKind::corrupt_data, codec, "empty stream");
   Inflater inf(codec);
   z_stream& z = inf.z;
   std::size_t in_pos = 0, out_pos = 0;
   unsigned char probe;  // where a full fixed-size output lets the stream end
   for (;;) {
-    if (out_pos == out.size() && grow) {
-      grow->resize(std::max<std::size_t>(out.size() * 2, 1 << 16));
+    if (out_pos == out.size() && grow && out.size() < limit) {
+      grow->resize(std::min(std::max<std::size_t>(out.size() > limit / 2 ? limit : out.size() * 2, 1 << 16), limit));
       out = grow->span();
     }
     const bool probing = out_pos == out.size();
@@ -86,10 +87,21 @@ Bytes inflate_all(std::span<const std::byte> in, std::size_t expected_size, std:
     inflate_into(in, out.span(), codec);
     return out;
   }
-  Bytes out(std::max<std::size_t>(in.size() * 4, 1 << 16));
-  const std::size_t n = inflate_members(in, out.span(), &out, codec);
+  return inflate_at_most(in, SIZE_MAX, codec);
+}
+
+Bytes inflate_at_most(std::span<const std::byte> in, std::size_t max_size, std::string_view codec) {
+  Bytes out(std::min(std::max<std::size_t>(in.size() * 4, 1 << 16), max_size));
+  const std::size_t n = inflate_members(in, out.span(), &out, codec, max_size);
   out.resize(n);
   return out;
+}
+
+std::size_t max_deflate_size(std::size_t n) {
+  // compressBound (zlib.h) for stored blocks at worst, in size_t; gzip adds
+  // a header (with optional name, comment and extra fields) and a trailer.
+  const std::size_t bound = saturating_add(n, (n >> 12) + (n >> 14) + (n >> 25) + 13);
+  return saturating_add(bound, std::size_t(1) << 16);
 }
 
 void inflate_into(std::span<const std::byte> in, std::span<std::byte> out, std::string_view codec) {

@@ -16,6 +16,12 @@ namespace zarrgpu::codec {
 // any other size is corrupt_data; 0 = unknown, the buffer grows as needed.
 // Errors name `codec`.
 Bytes inflate_all(std::span<const std::byte> in, std::size_t expected_size, std::string_view codec);
+// The same, never growing the output past `max_size` bytes: decoding to more
+// is corrupt_data.
+Bytes inflate_at_most(std::span<const std::byte> in, std::size_t max_size, std::string_view codec);
+// The most a DEFLATE stream of `decoded_size` bytes takes in either wrapper
+// (zlib's compressBound), with room for a gzip header's optional fields.
+std::size_t max_deflate_size(std::size_t decoded_size);
 // The same into exactly out.size() bytes.
 void inflate_into(std::span<const std::byte> in, std::span<std::byte> out, std::string_view codec);
 

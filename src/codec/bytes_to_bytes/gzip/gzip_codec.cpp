@@ -19,6 +19,12 @@ CodecSpec GzipCodec::spec() const {
   return s;
 }
 
+Bytes GzipCodec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
+  return inflate_at_most(in, max_size, name());
+}
+
+std::size_t GzipCodec::max_encoded_size(std::size_t decoded_size) const { return max_deflate_size(decoded_size); }
+
 Bytes GzipCodec::decode(std::span<const std::byte> in, std::size_t expected_size) const {
   return inflate_all(in, expected_size, name());
 }

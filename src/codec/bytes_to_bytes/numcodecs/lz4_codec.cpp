@@ -57,6 +57,20 @@ Bytes Lz4Codec::decode(std::span<const std::byte> in, std::size_t expected_size)
   return out;
 }
 
+Bytes Lz4Codec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
+  const std::uint32_t n = declared_size(in, name());
+  if (n > max_size)
+    throw codec_error(ErrorKind::corrupt_data, name(),
+                      "header says " + std::to_string(n) + " decoded bytes, more than the " + std::to_string(max_size) +
+                          " the chunk's metadata allows");
+  return decode(in, n);
+}
+
+std::size_t Lz4Codec::max_encoded_size(std::size_t decoded_size) const {
+  // LZ4_COMPRESSBOUND's formula in size_t, plus the 4-byte size header.
+  return saturating_add(decoded_size, decoded_size / 255 + 16 + 4);
+}
+
 Bytes Lz4Codec::encode(std::span<const std::byte> in) const {
   if (in.size() > LZ4_MAX_INPUT_SIZE)
     throw codec_error(ErrorKind::unsupported, name(), "chunks over LZ4's ~2 GiB limit");

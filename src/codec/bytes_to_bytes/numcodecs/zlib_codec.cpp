@@ -19,6 +19,12 @@ CodecSpec ZlibCodec::spec() const {
   return s;
 }
 
+Bytes ZlibCodec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
+  return inflate_at_most(in, max_size, name());
+}
+
+std::size_t ZlibCodec::max_encoded_size(std::size_t decoded_size) const { return max_deflate_size(decoded_size); }
+
 Bytes ZlibCodec::decode(std::span<const std::byte> in, std::size_t expected_size) const {
   return inflate_all(in, expected_size, name());
 }

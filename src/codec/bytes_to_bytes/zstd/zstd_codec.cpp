@@ -71,20 +71,39 @@ Bytes ZstdCodec::decode(std::span<const std::byte> in, std::size_t expected_size
     decode_into(in, out.span());
     return out;
   }
+  return decode_at_most(in, SIZE_MAX);
+}
+
+std::size_t ZstdCodec::max_encoded_size(std::size_t decoded_size) const {
+  // ZSTD_compressBound, plus room for frames of other writers (a skippable
+  // frame, a dictionary id, several frames).
+  const std::size_t bound = ZSTD_compressBound(decoded_size);
+  if (ZSTD_isError(bound)) return SIZE_MAX;
+  return saturating_add(bound, std::size_t(1) << 16);
+}
+
+Bytes ZstdCodec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
   // Unknown size: stream into a growing buffer, so that a lying content-size
-  // field cannot make us allocate more than the data really decompresses to.
+  // field cannot make us allocate more than the data really decompresses to,
+  // and never past `max_size` (plus one byte, to see that there is more).
   ZSTD_DCtx* ctx = thread_dctx();
   ZSTD_DCtx_reset(ctx, ZSTD_reset_session_only);
   const unsigned long long declared = ZSTD_getFrameContentSize(in.data(), in.size());
+  const std::size_t cap = max_size == SIZE_MAX ? SIZE_MAX : max_size + 1;
   std::size_t capacity = std::max<std::size_t>(in.size() * 4, 1 << 16);
   if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR)
     capacity = static_cast<std::size_t>(std::min<unsigned long long>(declared, std::size_t{1} << 30)) + 1;
+  capacity = std::min(capacity, cap);
   Bytes out(capacity);
   ZSTD_inBuffer input{in.data(), in.size(), 0};
   ZSTD_outBuffer output{out.data(), out.size(), 0};
   for (;;) {
     if (output.pos == output.size) {
-      out.resize(out.size() * 2);
+      if (out.size() >= cap)
+        throw codec_error(ErrorKind::corrupt_data, name(),
+                          "decompresses to more than the " + std::to_string(max_size) +
+                              " bytes the chunk's metadata allows");
+      out.resize(std::min(out.size() > cap / 2 ? cap : out.size() * 2, cap));
       output.dst = out.data();
       output.size = out.size();
     }
