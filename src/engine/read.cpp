@@ -8,9 +8,10 @@
 // copied out as a strided box. Missing chunks (and missing inner chunks of
 // shards) read as the fill value.
 //
-// Sharded arrays (sharding extension): the indexes of a batch of shards are
-// fetched in one batch (suffix ranges when the index is at the end), then each
-// inner chunk the selection touches is a task as above, reading its byte range.
+// Sharded arrays (sharding extension): each shard of a batch is opened once
+// (store::open_value) and its index read from it, then each inner chunk the
+// selection touches is a task as above, reading its byte range from that same
+// open shard, so a shard replaced meanwhile is read in one version.
 //
 // Read-ahead: as task i starts, the store is told about the chunks (inner
 // chunks' byte ranges) up to ZARRGPU_READAHEAD bytes beyond it
@@ -27,6 +28,7 @@
 #include "engine/thread_pool.hpp"
 #include "store/readahead_window.hpp"
 #include "store/reusing_read.hpp"
+#include "store/stored_value.hpp"
 
 namespace zarrgpu::engine {
 
@@ -101,6 +103,17 @@ void decode_and_place(const ReadContext& rc, const codec::CodecChain& chain, con
   const std::size_t es = rc.plan.element_size();
   const auto& shape = chain.chunk().shape;
   const std::size_t nbytes = chain.chunk().nbytes();
+  // Where the codecs fix the stored size (no compressor), a chunk of another
+  // size is refused before its decode buffer is allocated: a 10-byte file
+  // must not cost the buffer of a 1 TiB chunk.
+  if (const auto fixed = chain.encoded_size(); fixed && stored.size() != *fixed) {
+    const auto b2b = chain.bytes_to_bytes();
+    const std::string_view outer = b2b.empty() ? chain.array_to_bytes().name() : b2b.back()->name();
+    throw Error(ErrorKind::corrupt_data,
+                "chunk has " + std::to_string(stored.size()) + " bytes; its codecs store every chunk in " +
+                    std::to_string(*fixed),
+                {"", "", std::string(outer), ""});
+  }
   if (chunk.contiguous_in_output) {
     chain.decode(stored, rc.out.subspan(chunk.out_offset * es, nbytes));
     return;
@@ -112,14 +125,6 @@ void decode_and_place(const ReadContext& rc, const codec::CodecChain& chain, con
   copy_box(scratch.data() + b.chunk_offset * std::int64_t(es), b.chunk_strides,
            rc.out.data() + b.out_offset * std::int64_t(es), b.out_strides, b.counts, es);
   trim(scratch);
-}
-
-std::vector<ReadResult> batched_read(const ReadContext& rc, std::span<const ReadInto> reqs) {
-  try {
-    return rc.store.read(reqs);
-  } catch (const Error& e) {
-    throw e.with_context({rc.path, "", "", rc.store.describe()});
-  }
 }
 
 // One chunk: fetch and decode (or fill), on the calling thread.
@@ -166,34 +171,33 @@ struct InnerRead {
 
 constexpr std::uint64_t kMissing = ~std::uint64_t{0};  // sharding spec: offset = nbytes = 2^64-1
 
-// One inner chunk: read its byte range of the shard and decode it (or fill).
-void read_inner_chunk(const ReadContext& rc, const std::string& key, const InnerRead& r) {
+// One inner chunk: read its byte range from the shard opened with its index,
+// and decode it (or fill).
+void read_inner_chunk(const ReadContext& rc, const store::StoredValue& shard, const InnerRead& r) {
   const auto& L = *rc.state.shard_layout;
   const auto& chain = *rc.state.inner_chain;
   if (r.missing) { fill_selected(rc, r.chunk, L.inner_chunk_shape); return; }
+  if (r.offset > shard.size() || r.nbytes > shard.size() - r.offset)
+    throw Error(ErrorKind::corrupt_data,
+                "shard index entry " + std::to_string(r.chunk.linear_index) + " (offset " + std::to_string(r.offset) +
+                    ", " + std::to_string(r.nbytes) + " bytes) points past the end of the " +
+                    std::to_string(shard.size()) + "-byte shard",
+                {"", "", "sharding_indexed", ""});
   const std::size_t nbytes = chain.chunk().nbytes();
-  const ReadRequest req{key, ByteRange::of(r.offset, r.nbytes)};
-  Bytes& stored = thread_buffers().stored;
-  bool found;
-  try {
-    if (r.chunk.contiguous_in_output && r.nbytes == nbytes && stores_plain_bytes(chain)) {
-      const ReadInto into{req, rc.out.subspan(r.chunk.out_offset * rc.plan.element_size(), nbytes)};
-      auto got = rc.store.read(std::span(&into, 1));
-      // A shard that vanished between the two reads: its chunks are missing.
-      if (!got[0].found) fill_selected(rc, r.chunk, L.inner_chunk_shape);
-      return;
-    }
-    found = rc.store.read_reusing(req, stored);
-  } catch (const Error& e) {
-    // The index points past the end of the shard.
-    if (e.kind() != ErrorKind::io) throw;
-    throw Error(ErrorKind::corrupt_data, "shard index points past the end of the shard: " + e.cause(),
-                e.context()).with_context({"", "", "sharding_indexed", ""});
+  if (r.chunk.contiguous_in_output && r.nbytes == nbytes && stores_plain_bytes(chain)) {
+    shard.read(r.offset, rc.out.subspan(r.chunk.out_offset * rc.plan.element_size(), nbytes));
+    return;
   }
-  if (!found) { fill_selected(rc, r.chunk, L.inner_chunk_shape); return; }
+  Bytes& stored = thread_buffers().stored;
+  store::reset_bytes(stored, r.nbytes);
+  shard.read(r.offset, stored.span());
   decode_and_place(rc, chain, r.chunk, stored.span());
   trim(stored);
 }
+
+// Shards open at once in a batch: each holds a file descriptor until its inner
+// chunks are read.
+constexpr std::uint64_t kMaxOpenShards = 256;
 
 void read_shards(const ReadContext& rc) {
   const auto& L = *rc.state.shard_layout;
@@ -204,38 +208,43 @@ void read_shards(const ReadContext& rc) {
   const std::uint64_t n = rc.plan.num_chunks();
   // Shards per batch: enough inner chunks (at most `slots` each) that the
   // barrier at the end of a batch idles threads for a small fraction of it,
-  // few enough that the batch's indexes and inner-chunk list stay small.
+  // few enough that the batch's indexes, inner-chunk list and open shards stay small.
   const unsigned threads = rc.threads ? rc.threads : ThreadPool::shared().size();
   const std::uint64_t want_inner = std::max<std::uint64_t>(256, std::uint64_t(threads) * 32);
   const std::size_t batch =
-      std::size_t(std::clamp<std::uint64_t>(want_inner / std::max<std::uint64_t>(slots, 1), 16, 4096));
+      std::size_t(std::clamp<std::uint64_t>(want_inner / std::max<std::uint64_t>(slots, 1), 16, kMaxOpenShards));
   for (std::uint64_t b0 = 0; b0 < n; b0 += batch) {
     const std::size_t nb = std::size_t(std::min<std::uint64_t>(batch, n - b0));
     std::vector<ChunkPlan> shards(nb);
-    std::vector<ReadInto> reqs(nb);
-    const ByteRange index_range = L.index_location == ShardLayout::IndexLocation::end
-                                      ? ByteRange::suffix(index_size)
-                                      : ByteRange::of(0, index_size);
-    for (std::size_t i = 0; i < nb; ++i) {
-      shards[i] = rc.plan.chunk(b0 + i);
-      reqs[i] = {{shards[i].key, index_range}, {}};
-    }
-    auto res = batched_read(rc, reqs);
-    // Decode the indexes and list the inner chunks to fetch.
+    for (std::size_t i = 0; i < nb; ++i) shards[i] = rc.plan.chunk(b0 + i);
+    // Each shard is opened once and its index and inner chunks are read from
+    // that one open value, so a shard rewritten meanwhile by another process
+    // is read whole in one version, never an index of one and data of another.
+    std::vector<std::unique_ptr<store::StoredValue>> values(nb);
     std::vector<std::vector<std::uint64_t>> index(nb);
     std::vector<std::vector<InnerRead>> per_shard(nb);
     parallel_for(nb, [&](std::size_t i) {
-      if (!res[i].found) {
-        with_chunk_context(rc, shards[i].key, [&] { fill_selected(rc, shards[i], shard_shape); });
-        return;
-      }
-      try {
-        index[i].resize(slots * 2);
-        index_chain.decode(res[i].data.span(), std::as_writable_bytes(std::span(index[i])));
-      } catch (const Error& e) {
-        throw Error(e.kind(), "shard index: " + e.cause(), e.context())
-            .with_context(chunk_context(rc.path, shards[i].key, rc.store));
-      }
+      with_chunk_context(rc, shards[i].key, [&] {
+        values[i] = store::open_value(rc.store, shards[i].key);
+        if (!values[i]) { fill_selected(rc, shards[i], shard_shape); return; }
+        const store::StoredValue& v = *values[i];
+        // The index's size comes from the metadata; the shard file bounds what
+        // is read and allocated for it.
+        if (v.size() < index_size)
+          throw Error(ErrorKind::corrupt_data,
+                      "shard has " + std::to_string(v.size()) + " bytes, less than its " +
+                          std::to_string(index_size) + "-byte index",
+                      {"", "", "sharding_indexed", ""});
+        Bytes encoded(index_size);
+        v.read(L.index_location == ShardLayout::IndexLocation::end ? v.size() - index_size : 0, encoded.span());
+        try {
+          index[i].resize(slots * 2);
+          index_chain.decode(encoded.span(), std::as_writable_bytes(std::span(index[i])));
+        } catch (const Error& e) {
+          throw Error(e.kind(), "shard index: " + e.cause(), e.context()).with_context({"", "", "sharding_indexed", ""});
+        }
+      });
+      if (!values[i]) return;
       for (auto& inner : rc.plan.inner_chunks(shards[i])) {
         InnerRead r{i, std::move(inner)};
         const std::uint64_t off = index[i][2 * r.chunk.linear_index], len = index[i][2 * r.chunk.linear_index + 1];
@@ -255,7 +264,7 @@ void read_shards(const ReadContext& rc) {
     std::vector<InnerRead> inner;
     for (auto& v : per_shard) for (auto& r : v) inner.push_back(std::move(r));
     per_shard.clear();
-    res.clear();
+    index.clear();
     store::ReadaheadWindow ahead(rc.store, inner.size(), rc.state.inner_chain->chunk().nbytes(),
                                  [&](std::size_t j) -> std::optional<ReadRequest> {
                                    const auto& r = inner[j];
@@ -266,7 +275,7 @@ void read_shards(const ReadContext& rc) {
       ahead.reached(j);
       const auto& r = inner[j];
       const auto& key = shards[r.shard].key;
-      with_chunk_context(rc, key, [&] { read_inner_chunk(rc, key, r); });
+      with_chunk_context(rc, key, [&] { read_inner_chunk(rc, *values[r.shard], r); });
     }, rc.threads);
   }
 }

@@ -1,7 +1,11 @@
 // A directory on the local file system. Batched reads run in parallel on the
 // shared thread pool with pread (POSIX "compat mode" in KvikIO's words);
 // writes go to a temporary file in the same directory and are renamed into
-// place, so a reader never sees a half-written value under the final name.
+// place, so a reader never sees a half-written value under the final name;
+// temporaries left by killed writers are removed by the next write into their
+// directory. Writes and erases never pass through a symbolic link
+// (beneath_root.hpp), and reads refuse FIFOs, sockets and devices rather than
+// block on them.
 // Hints become page-cache read-ahead on a background thread
 // (page_cache_readahead.hpp), and reads of 1 MiB or more tell the kernel they
 // are sequential, unless ZARRGPU_READAHEAD=0.
@@ -14,14 +18,18 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <system_error>
 
 #include "engine/thread_pool.hpp"
+#include "store/beneath_root.hpp"
 #include "store/byte_range.hpp"
 #include "store/page_cache_readahead.hpp"
 #include "store/readahead_window.hpp"
 #include "store/reusing_read.hpp"
+#include "store/stored_value.hpp"
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/store.hpp"
 
@@ -33,27 +41,13 @@ namespace fs = std::filesystem;
 // Temporary files carry this marker so that list() can hide them.
 constexpr std::string_view kTempMarker = ".zarrgpu-tmp.";
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { if (fd_ >= 0) ::close(fd_); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& o) noexcept : fd_(o.release()) {}
-  int get() const noexcept { return fd_; }
-  int release() noexcept { int f = fd_; fd_ = -1; return f; }
-
- private:
-  int fd_;
-};
-
-class LocalStore final : public Store {
+class LocalStore final : public Store, public ValueOpener {
  public:
   explicit LocalStore(fs::path root)
       : root_(std::move(root)), url_("file://" + root_.string()), sequential_advice_(readahead_bytes() > 0) {}
 
   bool read_reusing(const ReadRequest& request, Bytes& buffer) override {
-    auto v = open_value(request.key);
+    auto v = open_file(request.key);
     if (!v) return false;
     const auto r = resolve_range(request.range, v->size, request.key, url_);
     reset_bytes(buffer, r.length);
@@ -63,10 +57,17 @@ class LocalStore final : public Store {
 
   std::optional<std::uint64_t> read_whole_into(std::string_view key, std::span<std::byte> dest) override {
     const std::string k(key);
-    auto v = open_value(k);
+    auto v = open_file(k);
     if (!v) return std::nullopt;
     if (v->size == dest.size()) pread_all(v->fd.get(), dest.data(), v->size, 0, k);
     return v->size;
+  }
+
+  std::unique_ptr<StoredValue> open_value(std::string_view key) override {
+    std::string k(key);
+    auto v = open_file(k);
+    if (!v) return nullptr;
+    return std::make_unique<FileValue>(*this, std::move(k), std::move(*v));
   }
 
   bool hint(std::span<const ReadRequest> requests) noexcept override {
@@ -92,42 +93,39 @@ class LocalStore final : public Store {
 
   void write(std::string_view key, std::span<const std::byte> value) override {
     check_key(key, url_);
-    const fs::path target = path_of(key);
-    std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) fail(key, "cannot create directory '" + target.parent_path().string() + "': " + ec.message());
+    const Fd dir = open_parent_beneath(root_.string(), key, true, url_);
+    forget_stale_temporaries(dir.get(), parent_of(key));
+    const std::string name = fs::path(std::string(key)).filename().string();
     static std::atomic<std::uint64_t> counter{0};
-    const fs::path tmp = target.parent_path() /
-                         ("." + target.filename().string() + std::string(kTempMarker) + std::to_string(::getpid()) +
-                          "." + std::to_string(counter.fetch_add(1)));
-    Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-    if (fd.get() < 0) fail(key, "cannot create '" + tmp.string() + "': " + std::strerror(errno));
+    const std::string tmp = "." + name + std::string(kTempMarker) + std::to_string(::getpid()) + "." +
+                            std::to_string(counter.fetch_add(1));
+    Fd fd(::openat(dir.get(), tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (fd.get() < 0) fail(key, "cannot create '" + tmp + "': " + std::strerror(errno));
+    auto give_up = [&](const std::string& what) {
+      const int e = errno;
+      ::unlinkat(dir.get(), tmp.c_str(), 0);
+      fail(key, what + ": " + std::strerror(e));
+    };
     std::size_t done = 0;
     while (done < value.size()) {
       const ssize_t n = ::write(fd.get(), value.data() + done, value.size() - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        fail(key, "write failed: " + std::string(std::strerror(e)));
-      }
+      if (n <= 0) give_up("write failed");
       done += std::size_t(n);
     }
-    if (::close(fd.release()) != 0) {
-      const int e = errno;
-      ::unlink(tmp.c_str());
-      fail(key, "close failed: " + std::string(std::strerror(e)));
-    }
-    if (::rename(tmp.c_str(), target.c_str()) != 0) {
-      const int e = errno;
-      ::unlink(tmp.c_str());
-      fail(key, "rename failed: " + std::string(std::strerror(e)));
-    }
+    if (::close(fd.release()) != 0) give_up("close failed");
+    // renameat within the directory opened beneath the root: the new value
+    // lands in the store even if a component is swapped for a link meanwhile.
+    if (::renameat(dir.get(), tmp.c_str(), dir.get(), name.c_str()) != 0) give_up("rename failed");
   }
 
   void erase(std::string_view key) override {
     check_key(key, url_);
-    if (::unlink(path_of(key).c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) {
+    const Fd dir = open_parent_beneath(root_.string(), key, false, url_);
+    if (dir.get() < 0) return;
+    const std::string name = fs::path(std::string(key)).filename().string();
+    // unlinkat removes a link itself, never what it points to.
+    if (::unlinkat(dir.get(), name.c_str(), 0) != 0 && errno != ENOENT && errno != ENOTDIR) {
       fail(key, "cannot erase: " + std::string(std::strerror(errno)));
     }
   }
@@ -202,23 +200,55 @@ class LocalStore final : public Store {
     throw Error(ErrorKind::io, "'" + std::string(key) + "': " + why, {"", std::string(key), "", url_});
   }
 
-  // An open value: its descriptor and size; nullopt when the key is missing.
-  struct OpenValue {
+  // An open file: its descriptor and size; nullopt when the key is missing.
+  struct OpenFile {
     Fd fd;
     std::uint64_t size;
   };
-  std::optional<OpenValue> open_value(const std::string& key) const {
+  std::optional<OpenFile> open_file(const std::string& key) const {
     check_key(key, url_);
-    Fd fd(::open(path_of(key).c_str(), O_RDONLY | O_CLOEXEC));
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+    // writer, forever; it is refused below. Regular files ignore the flag.
+    Fd fd(::open(path_of(key).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.get() < 0) {
       // A missing chunk (or a directory where a file would be) is not an error.
       if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
-      fail(key, "cannot open: " + std::string(std::strerror(errno)));
+      const int e = errno;
+      // A socket cannot be opened at all (ENXIO): name what it is.
+      struct stat st;
+      if (::stat(path_of(key).c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        fail(key, std::string("is a ") + special_file_kind(st.st_mode) + ", not a regular file");
+      fail(key, "cannot open: " + std::string(std::strerror(e)));
     }
     struct stat st;
     if (::fstat(fd.get(), &st) != 0) fail(key, "cannot stat: " + std::string(std::strerror(errno)));
-    if (!S_ISREG(st.st_mode)) return std::nullopt;  // a directory: no value under this key
-    return OpenValue{Fd(fd.release()), std::uint64_t(st.st_size)};
+    if (S_ISDIR(st.st_mode)) return std::nullopt;  // a directory: no value under this key
+    if (!S_ISREG(st.st_mode)) fail(key, std::string("is a ") + special_file_kind(st.st_mode) + ", not a regular file");
+    return OpenFile{Fd(fd.release()), std::uint64_t(st.st_size)};
+  }
+
+  static const char* special_file_kind(mode_t mode) {
+    if (S_ISFIFO(mode)) return "FIFO";
+    if (S_ISSOCK(mode)) return "socket";
+    if (S_ISCHR(mode)) return "character device";
+    if (S_ISBLK(mode)) return "block device";
+    return "special file";
+  }
+
+  // The directory of `key` relative to the root ("" for the root).
+  static std::string parent_of(std::string_view key) {
+    const auto slash = key.rfind('/');
+    return slash == std::string_view::npos ? std::string() : std::string(key.substr(0, slash));
+  }
+
+  // The first write into a directory removes the temporary files that killed
+  // writers left there (once per directory and store instance).
+  void forget_stale_temporaries(int dir, const std::string& rel) {
+    {
+      std::lock_guard lk(cleaned_mutex_);
+      if (!cleaned_.insert(rel).second) return;
+    }
+    remove_stale_temporaries(dir, kTempMarker);
   }
 
   void pread_all(int fd, std::byte* dst, std::uint64_t length, std::uint64_t offset, const std::string& key) const {
@@ -235,10 +265,28 @@ class LocalStore final : public Store {
     }
   }
 
+  // A value read through the descriptor opened once: a file renamed over the
+  // key meanwhile is not seen.
+  class FileValue final : public StoredValue {
+   public:
+    FileValue(const LocalStore& store, std::string key, OpenFile file)
+        : store_(store), key_(std::move(key)), file_(std::move(file)) {}
+    std::uint64_t size() const noexcept override { return file_.size; }
+    void read(std::uint64_t offset, std::span<std::byte> dest) const override {
+      resolve_range(ByteRange::of(offset, dest.size()), file_.size, key_, store_.url_);
+      store_.pread_all(file_.fd.get(), dest.data(), dest.size(), offset, key_);
+    }
+
+   private:
+    const LocalStore& store_;
+    std::string key_;
+    OpenFile file_;
+  };
+
   ReadResult read_one(const ReadInto& req) const {
     const std::string& key = req.request.key;
     ReadResult res;
-    auto v = open_value(key);
+    auto v = open_file(key);
     if (!v) return res;
     const auto r = resolve_range(req.request.range, v->size, key, url_);
     std::byte* dst;
@@ -265,6 +313,8 @@ class LocalStore final : public Store {
   fs::path root_;
   std::string url_;
   bool sequential_advice_;
+  std::mutex cleaned_mutex_;
+  std::set<std::string> cleaned_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <shared_mutex>
 
 #include "store/byte_range.hpp"
+#include "store/stored_value.hpp"
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/store.hpp"
 
@@ -20,7 +21,23 @@ bool under(std::string_view key, std::string_view prefix) {
   return key == prefix || (key.starts_with(prefix) && key.size() > prefix.size() && key[prefix.size()] == '/');
 }
 
-class MemoryStore final : public Store {
+// A value as it was when opened: the writer replaces the pointer, not the bytes.
+class SharedValue final : public StoredValue {
+ public:
+  SharedValue(std::shared_ptr<const Bytes> value, std::string key, std::string store)
+      : value_(std::move(value)), key_(std::move(key)), store_(std::move(store)) {}
+  std::uint64_t size() const noexcept override { return value_->size(); }
+  void read(std::uint64_t offset, std::span<std::byte> dest) const override {
+    const auto r = resolve_range(ByteRange::of(offset, dest.size()), value_->size(), key_, store_);
+    if (r.length) std::memcpy(dest.data(), value_->data() + r.offset, r.length);
+  }
+
+ private:
+  std::shared_ptr<const Bytes> value_;
+  std::string key_, store_;
+};
+
+class MemoryStore final : public Store, public ValueOpener {
  public:
   std::vector<ReadResult> read(std::span<const ReadInto> requests) override {
     std::vector<ReadResult> out(requests.size());
@@ -83,6 +100,17 @@ class MemoryStore final : public Store {
     auto it = values_.find(key);
     if (it == values_.end()) return std::nullopt;
     return it->second->size();
+  }
+
+  std::unique_ptr<StoredValue> open_value(std::string_view key) override {
+    std::shared_ptr<const Bytes> value;
+    {
+      std::shared_lock lk(mutex_);
+      auto it = values_.find(key);
+      if (it == values_.end()) return nullptr;
+      value = it->second;
+    }
+    return std::make_unique<SharedValue>(std::move(value), std::string(key), describe());
   }
 
   std::string describe() const override { return "memory://"; }

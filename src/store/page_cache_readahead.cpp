@@ -71,7 +71,9 @@ void serve(Background* b) {
 }  // namespace
 
 Advice advise_file_range(const std::string& path, const ByteRange& range) noexcept {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO named like a chunk must not block the advice thread
+  // (it is not a regular file, so it gets no advice).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Advice::nothing;
   struct Close {
     int fd;

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "engine/thread_pool.hpp"
+#include "store/stored_value.hpp"
 
 namespace zarrgpu::engine::device_read {
 namespace {
@@ -89,33 +90,35 @@ void ItemSource::next_shards(std::size_t decoded_budget, std::deque<ReadItem>& o
     inner.push_back(plan_.inner_chunks(shards.back()));
     planned += inner.back().size() * inner_bytes;
   }
-  // All their indexes in one batched read (the store runs them in parallel).
-  std::vector<ReadInto> requests(shards.size());
-  for (std::size_t s = 0; s < shards.size(); ++s) {
-    requests[s].request.key = shards[s].key;
-    requests[s].request.range = layout.index_location == ShardLayout::IndexLocation::end
-                                    ? ByteRange::suffix(index_bytes_)
-                                    : ByteRange::of(0, index_bytes_);
-  }
-  std::vector<ReadResult> results;
-  try {
-    results = store_.read(requests);
-  } catch (const Error& e) {
-    throw e.with_context({array_path_, "", "sharding_indexed", store_.describe()});
-  }
+  // Their indexes, in parallel. The index's size comes from the metadata; the
+  // shard file bounds it: a shard shorter than its index is corrupt, and no
+  // index is allocated before one is known to exist.
+  std::vector<Bytes> encoded(shards.size());
+  std::vector<char> present(shards.size(), 0);
+  parallel_for(shards.size(), [&](std::size_t s) {
+    try {
+      const auto value = store::open_value(store_, shards[s].key);
+      if (!value) return;
+      if (value->size() < index_bytes_)
+        throw Error(ErrorKind::corrupt_data, "shard has " + std::to_string(value->size()) +
+                                                 " bytes, less than its " + std::to_string(index_bytes_) +
+                                                 "-byte index");
+      encoded[s] = Bytes(index_bytes_);
+      value->read(layout.index_location == ShardLayout::IndexLocation::end ? value->size() - index_bytes_ : 0,
+                  encoded[s].span());
+      present[s] = 1;
+    } catch (const Error& e) {
+      throw e.with_context({array_path_, shards[s].key, "sharding_indexed", store_.describe()});
+    }
+  });
   const std::uint64_t slots = layout.num_inner_chunks();
-  std::vector<std::uint64_t> index(2 * slots);
+  std::vector<std::uint64_t> index;
   for (std::size_t s = 0; s < shards.size(); ++s) {
-    const bool found = results[s].found;
+    const bool found = present[s] != 0;
     if (found) {
-      if (results[s].data.size() != index_bytes_) {
-        throw Error(ErrorKind::corrupt_data,
-                    "shard shorter than its index (" + std::to_string(results[s].data.size()) + " of " +
-                        std::to_string(index_bytes_) + " bytes)",
-                    {array_path_, shards[s].key, "sharding_indexed", store_.describe()});
-      }
+      index.resize(2 * slots);
       try {
-        index_->decode(results[s].data.span(), std::as_writable_bytes(std::span(index)));
+        index_->decode(encoded[s].span(), std::as_writable_bytes(std::span(index)));
       } catch (const Error& e) {
         throw e.with_context({array_path_, shards[s].key, "sharding_indexed", store_.describe()});
       }
