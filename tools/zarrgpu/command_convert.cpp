@@ -13,6 +13,7 @@
 #include "parallel_blocks.hpp"
 #include "progress.hpp"
 #include "staged_directory.hpp"
+#include "stored_blocks.hpp"
 
 namespace zarrgpu::cli {
 
@@ -30,7 +31,8 @@ const std::vector<OptionSpec> kOptions = {
     {"path", true, "PATH", "the node of SRC to convert (a group or an array)"},
     {"memory", true, "SIZE", "memory budget for blocks in flight (default 2GiB)"},
     {"threads", true, "N", "worker threads (default: all cores)"},
-    {"overwrite", false, "", "replace DST if it exists"},
+    {"overwrite", false, "", "replace DST if it exists (in one atomic swap where the file system allows)"},
+    {"no-fsync", false, "", "skip syncing DST to disk before it is renamed into place (scratch output)"},
     {"no-consolidate", false, "", "do not write consolidated metadata for a group"},
     {"no-consolidated", false, "", "read SRC's members' own metadata, not its consolidated metadata"},
     {"quiet", false, "", "no progress report"},
@@ -52,8 +54,8 @@ const char* kUsage =
     "that have them, and sizes for every dimension to the arrays with that many dimensions;\n"
     "1-D coordinates (an array 'time' along dimension 'time') keep their chunks unless named\n"
     "by path: --chunks 'time=1;time:time=full' or --chunks t2m:time=1.\n"
-    "DST is written as DST.partial-XXXXXX and renamed at the end: on failure or Ctrl-C\n"
-    "nothing is left behind.\n"
+    "DST is written as DST.partial-XXXXXX, synced to disk and renamed at the end: on failure\n"
+    "or Ctrl-C nothing is left behind, and what a killed run left is repaired by the next.\n"
     "\noptions:\n";
 
 struct Job {
@@ -145,7 +147,8 @@ int run_convert(const std::vector<std::string>& argv) {
   }
 
   install_cancel_handlers();
-  StagedDirectory staged(dst, args.flag("overwrite"));
+  for (const auto& note : repair_leftovers(dst)) std::cerr << "zarrgpu convert: " << note << "\n";
+  StagedDirectory staged(dst, args.flag("overwrite"), !args.flag("no-fsync"));
   auto out = open_local_store(staged.staging_path(), true);
   Progress progress("convert", total_bytes, Progress::mode_for(stderr, args.flag("quiet")));
   try {
@@ -164,11 +167,20 @@ int run_convert(const std::vector<std::string>& argv) {
         std::cerr << "zarrgpu convert: warning: one write unit of '" << (j.dst_path.empty() ? "/" : j.dst_path)
                   << "' (" << format_bytes(static_cast<double>(plan.block_bytes))
                   << ") is larger than --memory; converting it one unit at a time\n";
+      // Blocks without a stored source chunk are all fill value; with the
+      // same fill value the destination stores nothing for them either.
+      std::optional<std::set<std::uint64_t>> stored;
+      if (src.metadata().fill_value == dm.fill_value && src.metadata().data_type == dm.data_type)
+        stored = blocks_with_stored_chunks(tree.store->list(j.src_path), j.src_path, src.metadata(), plan);
       ReadOptions ro;
       ro.threads = std::max(1u, threads / plan.workers);
       WriteOptions wo;
       wo.threads = ro.threads;
       for_each_block(plan.block_count, plan.workers, [&](std::uint64_t b) {
+        if (stored && !stored->count(b)) {
+          progress.add(plan.block_elements(b) * itemsize);
+          return;
+        }
         Selection sel = plan.block(b);
         Bytes block = src.read(sel, ro);
         dst_array.write(sel, block.span(), wo);

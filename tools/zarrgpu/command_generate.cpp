@@ -35,6 +35,7 @@ const std::vector<OptionSpec> kOptions = {
     {"threads", true, "N", "worker threads (default: all cores)"},
     {"memory", true, "SIZE", "memory budget for time steps in flight (default 2GiB)"},
     {"overwrite", false, "", "replace DST if it exists"},
+    {"no-fsync", false, "", "skip syncing DST to disk before it is renamed into place (scratch output)"},
     {"quiet", false, "", "no progress report"},
     {"help", false, "", "show this help"},
 };
@@ -113,7 +114,8 @@ int run_generate(const std::vector<std::string>& argv) {
   }
 
   install_cancel_handlers();
-  StagedDirectory staged(dst, args.flag("overwrite"));
+  for (const auto& note : repair_leftovers(dst)) std::cerr << "zarrgpu generate: " << note << "\n";
+  StagedDirectory staged(dst, args.flag("overwrite"), !args.flag("no-fsync"));
   auto store = open_local_store(staged.staging_path(), true);
 
   GroupMetadata root;
