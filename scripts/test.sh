@@ -2,7 +2,8 @@
 # Runs every test: set-up, build, a CUDA syntax check of the GPU Zstd decoder,
 # GoogleTest suites (ctest), the Python tests
 # (pytest), the corpus and corrupt-input suites again under AddressSanitizer and
-# UBSan, and a bounded fuzzing run of the Zstd decoder.
+# UBSan (with the hostile-input suite, tests/engine/hostile_test.cpp), and
+# bounded fuzzing runs of the Zstd decoder and of whole stores.
 # GPU tests skip themselves on a machine without a GPU.
 #   ZARRGPU_TEST_QUICK=1  skips the sanitizer build and the fuzzer.
 set -euo pipefail
@@ -51,6 +52,10 @@ if [ "${ZARRGPU_TEST_QUICK:-0}" != 1 ]; then
   if [ -x fuzz/zstd_decoder/run.sh ]; then
     step "fuzzing the Zstd decoder (bounded)"
     fuzz/zstd_decoder/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || status=1
+  fi
+  if [ -x fuzz/store/run.sh ]; then
+    step "fuzzing whole stores: metadata and chunks of v2, v3 and sharded arrays (bounded)"
+    fuzz/store/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || status=1
   fi
 fi
 

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the store fuzzer with clang (the library with -fsanitize=fuzzer-no-link,
+# address and undefined) and runs it for a bounded time over seeds made here
+# and the conformance corpus (../shared/corpus, when present). Crashing inputs
+# are copied to fuzz/store/regressions/ (commit them: ctest replays that folder,
+# tests/fuzz_store/).
+#   fuzz/store/run.sh [SECONDS=60] [JOBS=1]
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+secs=${1:-60}
+jobs=${2:-1}
+build=${STORE_FUZZ_BUILD:-$root/build-store-fuzz}
+CXX=${CXX_FUZZ:-$(command -v clang++ || command -v clang++-14 || true)}
+CC=${CC_FUZZ:-$(command -v clang || command -v clang-14 || true)}
+[ -n "$CXX" ] && [ -n "$CC" ] || { echo "clang not found"; exit 2; }
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER="$CC" \
+    -DCMAKE_CXX_COMPILER="$CXX" -DZARRGPU_CUDA=OFF -DZARRGPU_FUZZ=ON \
+    -DZARRGPU_SANITIZE=address,undefined,fuzzer-no-link -DZARRGPU_BUILD_TESTS=OFF -DZARRGPU_BUILD_TOOLS=OFF \
+    -DZARRGPU_BUILD_BENCH=OFF >/dev/null
+fi
+cmake --build "$build" --target store_fuzzer -j "${ZARRGPU_JOBS:-$(nproc)}"
+corpus="$build/corpus"
+mkdir -p "$corpus" "$here/regressions" "$build/artifacts"
+[ -n "$(ls -A "$corpus")" ] || python3 "$here/store_archive.py" seeds "$corpus" "${ZARRGPU_CORPUS_DIR:-$root/../shared/corpus}"
+cp -n "$here"/regressions/* "$corpus"/ 2>/dev/null || true
+set +e
+cd "$build"  # libFuzzer writes fuzz-N.log files in the working directory
+"$build/fuzz/store/store_fuzzer" "$corpus" -max_total_time="$secs" -max_len=300000 -timeout=10 -rss_limit_mb=2048 \
+  -malloc_limit_mb=1024 -jobs="$jobs" -workers="$jobs" -artifact_prefix="$build/artifacts/" -print_final_stats=1 2>&1 | tail -25
+rc=${PIPESTATUS[0]}
+set -e
+found=0
+for f in "$build"/artifacts/*; do
+  [ -e "$f" ] || continue
+  cp "$f" "$here/regressions/$(basename "$f")"
+  found=$((found + 1))
+done
+echo "store fuzz: rc=$rc, $found new crashing input(s) copied to fuzz/store/regressions/"
+[ "$rc" -eq 0 ] && [ "$found" -eq 0 ]
