@@ -22,20 +22,7 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 cmake --build "$build" --target store_fuzzer -j "${ZARRGPU_JOBS:-$(nproc)}"
 corpus="$build/corpus"
-mkdir -p "$corpus" "$here/regressions" "$build/artifacts"
+mkdir -p "$corpus"
 [ -n "$(ls -A "$corpus")" ] || python3 "$here/store_archive.py" seeds "$corpus" "${ZARRGPU_CORPUS_DIR:-$root/../shared/corpus}"
-cp -n "$here"/regressions/* "$corpus"/ 2>/dev/null || true
-set +e
-cd "$build"  # libFuzzer writes fuzz-N.log files in the working directory
-"$build/fuzz/store/store_fuzzer" "$corpus" -max_total_time="$secs" -max_len=300000 -timeout=10 -rss_limit_mb=2048 \
-  -malloc_limit_mb=1024 -jobs="$jobs" -workers="$jobs" -artifact_prefix="$build/artifacts/" -print_final_stats=1 2>&1 | tail -25
-rc=${PIPESTATUS[0]}
-set -e
-found=0
-for f in "$build"/artifacts/*; do
-  [ -e "$f" ] || continue
-  cp "$f" "$here/regressions/$(basename "$f")"
-  found=$((found + 1))
-done
-echo "store fuzz: rc=$rc, $found new crashing input(s) copied to fuzz/store/regressions/"
-[ "$rc" -eq 0 ] && [ "$found" -eq 0 ]
+exec "$here/../bounded_run.sh" "$build/fuzz/store/store_fuzzer" "$corpus" "$here/regressions" "$build" "$secs" "$jobs" \
+  -max_len=300000 -malloc_limit_mb=1024

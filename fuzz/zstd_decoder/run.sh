@@ -16,20 +16,7 @@ mkdir -p "$build"
 "$CXX" -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -I"$root/src" "$here/zstd_decoder_fuzzer.cpp" -o "$build/zstd_decoder_fuzzer" $(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
 corpus="$build/corpus"
-mkdir -p "$corpus" "$here/regressions" "$build/artifacts"
+mkdir -p "$corpus"
 [ -n "$(ls -A "$corpus")" ] || python3 "$here/make_seeds.py" "$corpus"
-cp -n "$here"/regressions/* "$corpus"/ 2>/dev/null || true
-set +e
-cd "$build"  # libFuzzer writes fuzz-N.log files in the working directory
-"$build/zstd_decoder_fuzzer" "$corpus" -max_total_time="$secs" -max_len=200000 -timeout=10 -rss_limit_mb=2048 \
-  -jobs="$jobs" -workers="$jobs" -artifact_prefix="$build/artifacts/" -print_final_stats=1 2>&1 | tail -25
-rc=${PIPESTATUS[0]}
-set -e
-found=0
-for f in "$build"/artifacts/*; do
-  [ -e "$f" ] || continue
-  cp "$f" "$here/regressions/$(basename "$f")"
-  found=$((found + 1))
-done
-echo "fuzz: rc=$rc, $found new crashing input(s) copied to fuzz/zstd_decoder/regressions/"
-[ "$rc" -eq 0 ] && [ "$found" -eq 0 ]
+exec "$here/../bounded_run.sh" "$build/zstd_decoder_fuzzer" "$corpus" "$here/regressions" "$build" "$secs" "$jobs" \
+  -max_len=200000
