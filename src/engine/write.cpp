@@ -69,22 +69,33 @@ void write_selection(Store& store, const std::string& path, const ArrayMetadata&
     parallel_for(nb, [&](std::size_t i) {
       const ChunkPlan& c = chunks[i];
       try {
-        Bytes buf(nbytes);
-        if (c.covers_valid_region) {
-          if (is_edge_chunk(c, metadata.shape, chunk_shape)) fill_all(buf, state.fill_element(), es);
-        } else if (existing[slot[i]].found) {
-          chain.decode(existing[slot[i]].data.span(), buf.span());
-          existing[slot[i]].data = Bytes();
+        // A whole chunk that is one contiguous run of the data is encoded from
+        // the data itself: no copy of a chunk (a whole shard when sharded).
+        const bool in_place = c.covers_valid_region && c.contiguous_in_output &&
+                              !is_edge_chunk(c, metadata.shape, chunk_shape);
+        Bytes buf;
+        std::span<const std::byte> chunk_bytes;
+        if (in_place) {
+          chunk_bytes = data.subspan(c.out_offset * es, nbytes);
         } else {
-          fill_all(buf, state.fill_element(), es);
+          buf = Bytes(nbytes);
+          if (c.covers_valid_region) {
+            if (is_edge_chunk(c, metadata.shape, chunk_shape)) fill_all(buf, state.fill_element(), es);
+          } else if (existing[slot[i]].found) {
+            chain.decode(existing[slot[i]].data.span(), buf.span());
+            existing[slot[i]].data = Bytes();
+          } else {
+            fill_all(buf, state.fill_element(), es);
+          }
+          const auto b = chunk_boxes(c, chunk_shape, plan.out_strides());
+          copy_box(data.data() + b.out_offset * std::int64_t(es), b.out_strides,
+                   buf.data() + b.chunk_offset * std::int64_t(es), b.chunk_strides, b.counts, es);
+          chunk_bytes = buf.span();
         }
-        const auto b = chunk_boxes(c, chunk_shape, plan.out_strides());
-        copy_box(data.data() + b.out_offset * std::int64_t(es), b.out_strides,
-                 buf.data() + b.chunk_offset * std::int64_t(es), b.chunk_strides, b.counts, es);
-        if (!options.write_empty_chunks && state.has_fill && all_equal(buf.span(), state.fill_element(), es)) {
+        if (!options.write_empty_chunks && state.has_fill && all_equal(chunk_bytes, state.fill_element(), es)) {
           store.erase(c.key);
         } else {
-          const Bytes encoded = chain.encode(buf.span());
+          const Bytes encoded = chain.encode(chunk_bytes);
           // An empty encoding means "nothing to store" (the sharding codec
           // gives one for a shard whose inner chunks are all empty).
           if (encoded.empty()) store.erase(c.key);

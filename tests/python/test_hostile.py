@@ -477,3 +477,25 @@ def test_readers_see_one_version_of_a_shard_rewritten_by_another_process(tmp_pat
     finally:
         writer.wait(timeout=30)
     assert seen  # the reads completed; usually both versions are seen
+
+
+# ---- memory of sharded output ---------------------------------------------------------------------
+
+def max_rss_bytes(argv) -> tuple[int, int]:
+    """(exit status, peak RSS in bytes) of one command, from its own rusage."""
+    p = subprocess.Popen([str(a) for a in argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV)
+    _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return p.returncode, usage.ru_maxrss * 1024
+
+
+def test_sharded_convert_holds_a_shard_no_more_than_three_times(tmp_path, zarrgpu_bin):
+    # One 127 MiB shard: the block read, its encoded inner chunks and the shard
+    # assembled from them; the block is encoded in place, never copied again.
+    src, dst = tmp_path / "src.zarr", tmp_path / "dst.zarr"
+    assert run_bounded([zarrgpu_bin, "generate", "era5", src, "--time", "128", "--quiet", "--no-fsync"]).returncode == 0
+    shard_bytes = 128 * 4 * 181 * 360 * 4
+    code, rss = max_rss_bytes([zarrgpu_bin, "convert", src, dst, "--path", "data", "--shard", "time=128",
+                               "--memory", "64MiB", "--quiet", "--no-fsync"])
+    assert code == 0
+    assert rss < 3 * shard_bytes, f"peak RSS {rss >> 20} MiB for a {shard_bytes >> 20} MiB shard"
