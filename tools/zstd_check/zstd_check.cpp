@@ -70,7 +70,13 @@ void reference(Item& it) {
     r = ZSTD_decompressStream(d, &o, &in);
     pos = o.pos;
     if (ZSTD_isError(r)) break;
-    if (in.pos == in.size && o.pos < o.size) break;  // all input consumed and output not full
+    // r == 0: the frame is decoded and flushed; with no input left, done. This
+    // must come first: a frame that fills the buffer exactly (1 MiB of zeros
+    // after 64 KiB doubled four times) would otherwise take one more call,
+    // which, with no input, asks for the next frame's header (r > 0) and was
+    // reported as a truncated frame.
+    if (r == 0 && in.pos == in.size) break;
+    if (in.pos == in.size && o.pos < o.size) break;  // wants more input, yet had room: truncated
   }
   ZSTD_freeDCtx(d);
   if (ZSTD_isError(r)) {
