@@ -8,7 +8,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 apt_packages=(build-essential cmake ninja-build pkg-config git python3-venv
-  libzstd-dev liblz4-dev libblosc-dev zlib1g-dev libdeflate-dev libxxhash-dev
+  libzstd-dev liblz4-dev libblosc-dev zlib1g-dev libdeflate-dev libxxhash-dev libbz2-dev liblzma-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev libssl-dev zstd clang)
 missing=()
 for p in "${apt_packages[@]}"; do

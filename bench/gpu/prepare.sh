@@ -14,6 +14,8 @@ if [ -d "$root/.deps" ]; then
   need /usr/include/zstd.h libzstd-dev
   need /usr/include/openssl/sha.h libssl-dev
   need /usr/include/libdeflate.h libdeflate-dev libdeflate0
+  need /usr/include/bzlib.h libbz2-dev
+  need /usr/include/lzma.h liblzma-dev
   ldconfig
 fi
 # .whl: nvCOMP (the Zstd benchmark); .whl-peers: zarr-python, numcodecs, KvikIO, zarrs.

@@ -63,7 +63,9 @@ CodecSpec codec_spec_from_json(const json& j) {
 
 json codec_spec_to_json(const CodecSpec& spec) {
   json j = {{"name", spec.name}};
-  if (spec.configuration.is_object() && !spec.configuration.empty()) j["configuration"] = spec.configuration;
+  // zarr-python requires "configuration" of numcodecs.* codecs, even empty.
+  if (spec.configuration.is_object() && (!spec.configuration.empty() || spec.name.starts_with("numcodecs.")))
+    j["configuration"] = spec.configuration;
   if (!spec.must_understand) j["must_understand"] = false;
   return j;
 }

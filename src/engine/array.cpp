@@ -2,10 +2,12 @@
 // engine (src/engine/read.cpp, write.cpp) or to the GPU read path.
 #include <algorithm>
 
+#include "codec/codec.hpp"
 #include "engine/array_state.hpp"
 #include "engine/node_documents.hpp"
 #include "engine/node_path.hpp"
 #include "engine/size_limits.hpp"
+#include "metadata/v2_codec_defaults.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
 
@@ -57,7 +59,32 @@ Array Array::create(std::shared_ptr<Store> store, std::string path, ArrayMetadat
   // reopening it would read.
   if (metadata.zarr_format == 2) {
     try {
+      // numcodecs builds a codec from its JSON alone: write every member it
+      // needs ({"id": "zstd"} -> {"id": "zstd", "level": 0, "checksum": false}).
+      metadata.v2.compressor = v2_codec_with_defaults(metadata.v2.compressor, metadata.data_type, metadata.v2.endian);
+      if (metadata.v2.filters.is_array())
+        for (auto& f : metadata.v2.filters) f = v2_codec_with_defaults(f, metadata.data_type, metadata.v2.endian);
       metadata.attributes = to_zattrs(metadata);
+    } catch (const Error& e) {
+      throw e.with_context(ctx);
+    }
+  } else {
+    // Codecs given by name alone ({"name": "zstd"}) are written with the
+    // configuration they run with, as zarr-python writes them (it refuses a
+    // codec without its configuration).
+    // A "bytes" named alone gets zarr-python's BytesCodec default, the host's
+    // (little) order, where the spec requires one (multi-byte items); reads
+    // keep requiring it.
+    if (size_of(metadata.data_type) > 1)
+      for (CodecSpec& c : metadata.codecs)
+        if (c.name == "bytes" && !c.configuration.contains("endian")) c.configuration["endian"] = "little";
+    try {
+      const codec::CodecChain chain = codec::CodecChain::build(
+          metadata.codecs, {metadata.chunk_shape, metadata.data_type, metadata.fill_value});
+      std::vector<CodecSpec> written = chain.specs();
+      for (std::size_t i = 0; i < written.size() && i < metadata.codecs.size(); ++i)
+        written[i].must_understand = metadata.codecs[i].must_understand;
+      metadata.codecs = std::move(written);
     } catch (const Error& e) {
       throw e.with_context(ctx);
     }

@@ -40,7 +40,8 @@ std::vector<CodecSpec> parse_codecs(const json& j, const FieldPath& at) {
 json codec_spec_to_json(const CodecSpec& c) {
   // zarr-python omits an empty configuration ({"name": "bytes"} for 1-byte types).
   json j = {{"name", c.name}};
-  if (!c.configuration.empty()) j["configuration"] = c.configuration;
+  // zarr-python requires "configuration" of numcodecs.* codecs, even empty.
+  if (!c.configuration.empty() || c.name.starts_with("numcodecs.")) j["configuration"] = c.configuration;
   if (!c.must_understand) j["must_understand"] = false;
   return j;
 }

@@ -160,6 +160,13 @@ FillValue parse_fill_value(const json& j, DataType t, int zarr_format, const Fie
     fail(ErrorKind::invalid_metadata, at, "must not be null in format 3");
   }
   if (t == DataType::bool_) {
+    // Format 2 writers (zarr-python 2 among them) may write a bool's fill
+    // value as a number; zarr-python reads it as bool(number).
+    if (zarr_format == 2 && j.is_number()) {
+      const bool set = j.is_number_float() ? j.get<double>() != 0 : j.get<std::int64_t>() != 0;
+      f.bytes[0] = std::byte{set ? std::uint8_t{1} : std::uint8_t{0}};
+      return f;
+    }
     if (!j.is_boolean())
       fail(ErrorKind::invalid_metadata, at,
            "expected true or false for data type bool, got " + std::string(json_kind(j)));

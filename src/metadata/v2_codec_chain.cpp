@@ -4,12 +4,17 @@
 // Zarr v2 §"Chunks": a chunk is the array in `order`, passed through each
 // filter in turn, then the compressor. Under the names zarr-python 3 uses:
 //   order F (ndim > 1)         -> transpose [n-1 … 0]
-//   delta, fixedscaleoffset    -> numcodecs.* array -> array (may change the type)
+//   delta, fixedscaleoffset,   -> numcodecs.* array -> array (may change the type)
+//   astype, quantize, bitround,
+//   packbits
 //   the (filtered) dtype       -> bytes {endian}
-//   shuffle                    -> numcodecs.shuffle bytes -> bytes
-//   zstd, gzip, blosc          -> zstd, gzip, blosc;  zlib, lz4 -> numcodecs.*
+//   zstd, gzip, blosc          -> zstd, gzip, blosc
+//   shuffle, zlib, lz4, bz2,   -> numcodecs.* bytes -> bytes, as a filter (after the
+//   lzma, crc32, adler32,         value filters) or as the compressor
+//   crc32c, fletcher32
 #include <numeric>
 
+#include "core/numpy_dtype_spelling.hpp"
 #include "metadata/json_field.hpp"
 
 namespace zarrgpu {
@@ -18,8 +23,15 @@ namespace {
 using metadata::FieldPath;
 using metadata::fail;
 
-bool is_value_filter(std::string_view id) { return id == "delta" || id == "fixedscaleoffset"; }
-bool is_byte_filter(std::string_view id) { return id == "shuffle"; }
+bool is_value_filter(std::string_view id) {
+  return id == "delta" || id == "fixedscaleoffset" || id == "astype" || id == "quantize" || id == "bitround" ||
+         id == "packbits";
+}
+// numcodecs codecs that zarrgpu runs under their own "numcodecs.<id>" name.
+bool is_numcodecs_bytes_codec(std::string_view id) {
+  return id == "shuffle" || id == "zlib" || id == "lz4" || id == "bz2" || id == "lzma" || id == "crc32" ||
+         id == "adler32" || id == "crc32c" || id == "fletcher32";
+}
 
 // The v2 codec object without its "id": the numcodecs.* configuration.
 json configuration_of(const json& codec) {
@@ -61,6 +73,39 @@ CodecSpec blosc_spec(const json& c, std::size_t typesize, const FieldPath& at) {
            {"blocksize", blocksize}}};
 }
 
+// A format 2 bytes -> bytes codec (a compressor, or a filter after the value
+// filters) as its format 3 equivalent; `typesize` is the item size of what it
+// is given (blosc's default). Defaults are numcodecs' own, for configurations
+// that leave a member out; levels are not checked here (only encoding uses them).
+CodecSpec bytes_codec_spec(const std::string& id, const json& c, std::size_t typesize, const FieldPath& at,
+                           std::string_view role) {
+  if (id == "zstd") {
+    bool checksum = false;
+    if (const json* v = metadata::find(c, "checksum")) checksum = metadata::as_bool(*v, at / "checksum");
+    return {"zstd", {{"level", int_member(c, "level", 0, at)}, {"checksum", checksum}}};
+  }
+  if (id == "gzip") return {"gzip", {{"level", int_member(c, "level", 1, at)}}};
+  if (id == "zlib") return {"numcodecs.zlib", {{"level", int_member(c, "level", 1, at)}}};
+  if (id == "lz4") return {"numcodecs.lz4", {{"acceleration", int_member(c, "acceleration", 1, at)}}};
+  if (id == "blosc") return blosc_spec(c, typesize, at);
+  if (is_numcodecs_bytes_codec(id)) return {"numcodecs." + id, configuration_of(c)};
+  fail(ErrorKind::unsupported, at / "id", "unsupported " + std::string(role) + " \"" + id + "\"");
+}
+
+// The type a value filter stores: its "astype" ("encode_dtype" for astype),
+// uint8 for packbits, else what it is given. `endian` follows the stored type.
+DataType filter_output_type(const std::string& id, const json& f, DataType given, Endian* endian,
+                            const FieldPath& at) {
+  if (id == "packbits") return DataType::uint8;
+  const char* key = id == "astype" ? "encode_dtype" : "astype";
+  const json* v = metadata::find(f, key);
+  if (v == nullptr || v->is_null()) return given;
+  const std::string s = metadata::as_string(*v, at / key);
+  auto t = from_numpy_dtype(s, endian);
+  if (!t) fail(ErrorKind::unsupported, at / key, "unknown data type \"" + s + "\"");
+  return *t;
+}
+
 }  // namespace
 
 std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, std::size_t ndim,
@@ -92,17 +137,11 @@ std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, s
           fail(ErrorKind::unsupported, iat / "id",
                "filter \"" + id + "\" acts on values but follows a byte filter (\"" +
                    byte_filters.back().name + "\")");
-        if (const json* astype = metadata::find(f, "astype")) {
-          std::string s = metadata::as_string(*astype, iat / "astype");
-          auto a = from_numpy_str(s, &endian);
-          if (!a) fail(ErrorKind::unsupported, iat / "astype", "unknown data type \"" + s + "\"");
-          encoded = *a;
-        }
+        encoded = filter_output_type(id, f, encoded, &endian, iat);
         chain.push_back({"numcodecs." + id, configuration_of(f)});
-      } else if (is_byte_filter(id)) {
-        byte_filters.push_back({"numcodecs." + id, configuration_of(f)});
       } else {
-        fail(ErrorKind::unsupported, iat / "id", "unsupported filter \"" + id + "\"");
+        // numcodecs hands a byte filter's output on as bytes: item size 1 after it.
+        byte_filters.push_back(bytes_codec_spec(id, f, byte_filters.empty() ? size_of(encoded) : 1, iat, "filter"));
       }
     }
   }
@@ -117,24 +156,9 @@ std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, s
     const FieldPath cat = at / "compressor";
     const json& c = v2.compressor;
     const std::string id = metadata::as_string(metadata::require(c, "id", cat), cat / "id");
-    // Defaults are numcodecs' own, for configurations that leave a member out.
-    if (id == "zstd") {
-      bool checksum = false;
-      if (const json* v = metadata::find(c, "checksum")) checksum = metadata::as_bool(*v, cat / "checksum");
-      chain.push_back({"zstd", {{"level", int_member(c, "level", 0, cat)}, {"checksum", checksum}}});
-    } else if (id == "gzip") {
-      chain.push_back({"gzip", {{"level", int_member(c, "level", 1, cat)}}});
-    } else if (id == "zlib") {
-      chain.push_back({"numcodecs.zlib", {{"level", int_member(c, "level", 1, cat)}}});
-    } else if (id == "lz4") {
-      chain.push_back({"numcodecs.lz4", {{"acceleration", int_member(c, "acceleration", 1, cat)}}});
-    } else if (id == "blosc") {
-      // numcodecs takes the item size of the buffer it is given: the encoded
-      // type, or bytes after a byte filter.
-      chain.push_back(blosc_spec(c, byte_filters.empty() ? size_of(encoded) : 1, cat));
-    } else {
-      fail(ErrorKind::unsupported, cat / "id", "unsupported compressor \"" + id + "\"");
-    }
+    // numcodecs takes the item size of the buffer it is given: the encoded
+    // type, or bytes after a byte filter.
+    chain.push_back(bytes_codec_spec(id, c, byte_filters.empty() ? size_of(encoded) : 1, cat, "compressor"));
   }
   return chain;
 }

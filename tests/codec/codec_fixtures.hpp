@@ -94,4 +94,19 @@ void expect_codec_error(F&& f, ErrorKind kind, std::string_view codec) {
   }
 }
 
+// A bytes -> bytes fixture: f.enc decodes to f.raw with the size known, with
+// it unknown and into a buffer; f.raw encodes to f.enc (numcodecs' bytes) and
+// decodes back.
+inline void expect_matches_numcodecs(const BytesToBytesCodec& c, const Fixture& f) {
+  SCOPED_TRACE(f.name);
+  EXPECT_TRUE(same(c.decode(f.enc, f.raw.size()), f.raw));
+  EXPECT_TRUE(same(c.decode(f.enc, 0), f.raw));
+  std::vector<std::byte> out(f.raw.size());
+  c.decode_into(f.enc, out);
+  EXPECT_TRUE(same(out, f.raw));
+  const Bytes e = c.encode(f.raw);
+  EXPECT_TRUE(same(e, f.enc)) << "encode differs from numcodecs";
+  EXPECT_TRUE(same(c.decode(e, f.raw.size()), f.raw));
+}
+
 }  // namespace zarrgpu::codec::testing

@@ -116,6 +116,13 @@ TEST(FillValue, Bool) {
   EXPECT_EQ(v3(true, DataType::bool_).bytes[0], std::byte{1});
   EXPECT_EQ(v3(false, DataType::bool_).bytes[0], std::byte{0});
   EXPECT_TRUE(throws_error([] { v3(1, DataType::bool_); }, ErrorKind::invalid_metadata, {"true or false"}));
+  // Format 2 writers may write a bool's fill value as a number (zarr-python: bool(x)).
+  for (const json& j : {json(0), json(0.0)})
+    EXPECT_EQ(parse_fill_value(j, DataType::bool_, 2).bytes[0], std::byte{0}) << j;
+  for (const json& j : {json(1), json(2), json(-1), json(0.5)})
+    EXPECT_EQ(parse_fill_value(j, DataType::bool_, 2).bytes[0], std::byte{1}) << j;
+  EXPECT_TRUE(throws_error([] { parse_fill_value(json("0"), DataType::bool_, 2); }, ErrorKind::invalid_metadata,
+                           {"true or false"}));
 }
 
 TEST(FillValue, NullOnlyInFormat2) {

@@ -1,5 +1,6 @@
 // The agreed mapping from format 2 fields to a format 3 chain (see
 // src/metadata/v2_codec_chain.cpp).
+#include "metadata/v2_codec_defaults.hpp"
 #include "metadata_test_support.hpp"
 
 namespace zarrgpu {
@@ -95,16 +96,69 @@ TEST(V2CodecChain, RejectsWhatItCannotExpress) {
   EXPECT_TRUE(throws_error(
       [] { chain(json::array({{{"id", "shuffle"}, {"elementsize", 4}}, {{"id", "delta"}, {"dtype", "<f4"}}}), nullptr); },
       ErrorKind::unsupported, {"'arr'", "filters[1].id", "delta", "shuffle"}));
-  EXPECT_TRUE(throws_error([] { chain(json::array({{{"id", "quantize"}}}), nullptr); }, ErrorKind::unsupported,
-                           {"'arr'", "filters[0].id", "quantize"}));
-  EXPECT_TRUE(throws_error([] { chain(nullptr, {{"id", "bz2"}}); }, ErrorKind::unsupported,
-                           {"'arr'", "compressor.id", "bz2"}));
+  // (quantize and bz2 were the examples here until zarrgpu read them, issue 31.)
+  EXPECT_TRUE(throws_error([] { chain(json::array({{{"id", "categorize"}}}), nullptr); }, ErrorKind::unsupported,
+                           {"'arr'", "filters[0].id", "unsupported filter", "categorize"}));
+  EXPECT_TRUE(throws_error([] { chain(nullptr, {{"id", "zfpy"}}); }, ErrorKind::unsupported,
+                           {"'arr'", "compressor.id", "unsupported compressor", "zfpy"}));
   EXPECT_TRUE(throws_error([] { chain(nullptr, {{"level", 1}}); }, ErrorKind::invalid_metadata,
                            {"'arr'", "compressor.id", "missing"}));
   EXPECT_TRUE(throws_error([] { chain(json::array({{{"id", "delta"}, {"astype", "<U3"}}}), nullptr, DataType::int32); },
                            ErrorKind::unsupported, {"filters[0].astype", "<U3"}));
   EXPECT_TRUE(throws_error([] { chain(nullptr, {{"id", "zstd"}, {"level", "high"}}); }, ErrorKind::invalid_metadata,
                            {"compressor.level"}));
+}
+
+TEST(V2CodecChain, MoreNumcodecsIds) {
+  // Compressors and checksums run under their numcodecs.* names, configuration as written.
+  for (const char* id : {"bz2", "lzma", "crc32", "adler32", "crc32c", "fletcher32"}) {
+    SCOPED_TRACE(id);
+    const auto c = chain(nullptr, {{"id", id}, {"level", 1}});
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c[1], (CodecSpec{std::string("numcodecs.") + id, {{"level", 1}}, true}));
+  }
+  // A checksum (or any bytes codec) as a filter goes after bytes, before the compressor.
+  auto c = chain(json::array({{{"id", "crc32"}, {"location", "end"}}}), {{"id", "crc32c"}});
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[1], (CodecSpec{"numcodecs.crc32", {{"location", "end"}}, true}));
+  EXPECT_EQ(c[2], (CodecSpec{"numcodecs.crc32c", json::object(), true}));
+  // Value filters and the type they store.
+  c = chain(json::array({{{"id", "astype"}, {"encode_dtype", ">i2"}, {"decode_dtype", "<i8"}}}),
+            {{"id", "blosc"}, {"shuffle", 1}}, DataType::int64);
+  EXPECT_EQ(c[0].name, "numcodecs.astype");
+  EXPECT_EQ(c[1], (CodecSpec{"bytes", {{"endian", "big"}}, true}));
+  EXPECT_EQ(c[2].configuration["typesize"], 2);
+  c = chain(json::array({{{"id", "packbits"}}}), nullptr, DataType::bool_);
+  EXPECT_EQ(c[0], (CodecSpec{"numcodecs.packbits", json::object(), true}));
+  EXPECT_EQ(c[1], (CodecSpec{"bytes", json::object(), true}));
+  c = chain(json::array({{{"id", "quantize"}, {"digits", 2}, {"dtype", "float64"}, {"astype", "float32"}}}), nullptr,
+            DataType::float64);
+  EXPECT_EQ(c[0].name, "numcodecs.quantize");
+  EXPECT_EQ(c[1], kBytesLE);  // a float32 NumPy name: native (little) order
+  c = chain(json::array({{{"id", "bitround"}, {"keepbits", 3}}}), nullptr, DataType::float32);
+  EXPECT_EQ(c[0].name, "numcodecs.bitround");
+  // An astype spelled as a NumPy name.
+  c = chain(json::array({{{"id", "delta"}, {"dtype", "int64"}, {"astype", "int16"}}}), nullptr, DataType::int64);
+  EXPECT_EQ(c[1], (CodecSpec{"bytes", {{"endian", "little"}}, true}));
+}
+
+TEST(V2CodecChain, LevelsAreNotCheckedOnRead) {
+  EXPECT_EQ(chain(nullptr, {{"id", "gzip"}, {"level", -1}})[1], (CodecSpec{"gzip", {{"level", -1}}, true}));
+  EXPECT_EQ(chain(nullptr, {{"id", "zstd"}, {"level", 100}})[1],
+            (CodecSpec{"zstd", {{"level", 100}, {"checksum", false}}, true}));
+}
+
+TEST(V2CodecChain, WrittenWithNumcodecsDefaults) {
+  EXPECT_EQ(v2_codec_with_defaults({{"id", "zstd"}}, DataType::float32, Endian::little),
+            (json{{"id", "zstd"}, {"level", 0}, {"checksum", false}}));
+  EXPECT_EQ(v2_codec_with_defaults({{"id", "blosc"}, {"cname", "zstd"}}, DataType::float32, Endian::little),
+            (json{{"id", "blosc"}, {"cname", "zstd"}, {"clevel", 5}, {"shuffle", 1}, {"blocksize", 0}}));
+  EXPECT_EQ(v2_codec_with_defaults({{"id", "astype"}, {"encode_dtype", "<f4"}}, DataType::float64, Endian::big),
+            (json{{"id", "astype"}, {"encode_dtype", "<f4"}, {"decode_dtype", ">f8"}}));
+  EXPECT_EQ(v2_codec_with_defaults({{"id", "delta"}, {"dtype", "<i4"}}, DataType::int32, Endian::little),
+            (json{{"id", "delta"}, {"dtype", "<i4"}, {"astype", "<i4"}}));
+  EXPECT_EQ(v2_codec_with_defaults({{"id", "crc32"}}, DataType::int32, Endian::little), (json{{"id", "crc32"}}));
+  EXPECT_EQ(v2_codec_with_defaults(nullptr, DataType::int32, Endian::little), json(nullptr));
 }
 
 }  // namespace

@@ -105,3 +105,61 @@ def test_bfloat16_roundtrip(tmp_path):
     got = zarrgpu.open(tmp_path / "b.zarr")[...]
     assert got.dtype == np.dtype(ml_dtypes.bfloat16)
     assert got.tobytes() == data.tobytes()
+
+
+# Every codec zarrgpu writes, named alone: written with its configuration in full,
+# as zarr-python writes it (zarr-python refuses {"name": "zstd"} without one), issue 33.
+CODECS_BY_NAME = {
+    "bytes": {"endian": "little"},
+    "zstd": {"level": 0, "checksum": False},
+    "gzip": {"level": 5},
+    "blosc": {"cname": "zstd", "clevel": 5, "shuffle": "shuffle", "typesize": 4, "blocksize": 0},
+    "crc32c": None,
+    "numcodecs.zstd": {"level": 0, "checksum": False},
+    "numcodecs.gzip": {"level": 1},
+    "numcodecs.blosc": {"cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
+    "numcodecs.zlib": {"level": 1},
+    "numcodecs.lz4": {"acceleration": 1},
+    "numcodecs.bz2": {"level": 1},
+    "numcodecs.lzma": {"format": 1, "check": -1, "preset": None, "filters": None},
+    "numcodecs.shuffle": {"elementsize": 4},
+    "numcodecs.crc32": {},
+    "numcodecs.adler32": {},
+    "numcodecs.crc32c": {},
+    "numcodecs.fletcher32": {},
+}
+
+
+@pytest.mark.parametrize("name", sorted(CODECS_BY_NAME))
+def test_codec_created_by_name_is_written_in_full(tmp_path, name):
+    import json
+    import warnings
+
+    data = np.arange(600, dtype="<f4").reshape(20, 30) / 7
+    a = zarrgpu.create_array(tmp_path / "a.zarr", shape=data.shape, dtype="<f4", chunks=(8, 16), codecs=[name])
+    a[...] = data
+    written = json.loads((tmp_path / "a.zarr" / "zarr.json").read_text())["codecs"]
+    assert written[0] == {"name": "bytes", "configuration": {"endian": "little"}}
+    want = {"name": name} if CODECS_BY_NAME[name] is None else {"name": name, "configuration": CODECS_BY_NAME[name]}
+    assert written[-1] == want
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(zarr.open_array(tmp_path / "a.zarr", mode="r")[...], data)
+
+
+@pytest.mark.parametrize("compressor", [{"id": "zstd"}, {"id": "gzip"}, {"id": "blosc"}, {"id": "zlib"}, {"id": "lz4"},
+                                        {"id": "bz2"}, {"id": "lzma"}, {"id": "crc32"}, {"id": "crc32c"}])
+def test_v2_codec_written_with_numcodecs_defaults(tmp_path, compressor):
+    import json
+
+    import numcodecs
+
+    data = np.arange(600, dtype="<f4").reshape(20, 30) / 7
+    a = zarrgpu.create_array(tmp_path / "a.zarr", shape=data.shape, dtype="<f4", chunks=(8, 16), zarr_format=2,
+                             compressor=compressor, filters=[{"id": "quantize", "digits": 4}])
+    a[...] = data
+    zarray = json.loads((tmp_path / "a.zarr" / ".zarray").read_text())
+    assert zarray["compressor"] == numcodecs.get_codec(dict(compressor)).get_config()
+    assert zarray["filters"] == [{"id": "quantize", "digits": 4, "dtype": "<f4", "astype": "<f4"}]
+    np.testing.assert_array_equal(zarr.open_array(tmp_path / "a.zarr", mode="r")[...],
+                                  zarrgpu.open(tmp_path / "a.zarr")[...])

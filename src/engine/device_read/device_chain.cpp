@@ -1,5 +1,6 @@
 #include "engine/device_read/device_chain.hpp"
 
+#include "core/numpy_dtype_spelling.hpp"
 #include "gpu/place_box.hpp"
 
 namespace zarrgpu::engine::device_read {
@@ -39,16 +40,17 @@ bool permute_strides(const codec::CodecChain& chain, std::vector<std::int64_t>& 
   return true;
 }
 
-// numcodecs.delta with dtype == astype == the chunk's integer type.
+// numcodecs.delta with dtype == astype == the chunk's integer type (not bool:
+// numcodecs decodes a bool delta as "any so far", not as a sum).
 bool gpu_delta(const codec::ArrayToArrayCodec& c, DataType chunk_type) {
-  if (!is_integer(chunk_type)) return false;
+  if (!is_integer(chunk_type) || chunk_type == DataType::bool_) return false;
   const CodecSpec spec = c.spec();
   const auto& cfg = spec.configuration;
   auto type_of = [&](const char* field) -> std::optional<DataType> {
     const auto it = cfg.find(field);
     if (it == cfg.end() || !it->is_string()) return std::nullopt;
     Endian e{};
-    return from_numpy_str(it->get<std::string>(), &e);
+    return from_numpy_dtype(it->get<std::string>(), &e);
   };
   const auto dtype = type_of("dtype");
   if (!dtype || size_of(*dtype) != size_of(chunk_type) || !is_integer(*dtype)) return false;

@@ -24,11 +24,13 @@ void visit2(DataType d, DataType a, F&& f) {
 DeltaCodec::DeltaCodec(const CodecSpec& spec, const ChunkRepresentation& input) : spec_(spec) {
   Configuration config(spec);
   try {
-    dtype_ = filter_data_type(config, "dtype");
-    astype_ = filter_data_type(config, "astype", dtype_);
+    dtype_ = filter_data_type(config, "dtype", FilterTypes::numeric_or_bool);
+    astype_ = filter_data_type(config, "astype", dtype_, FilterTypes::numeric_or_bool);
   } catch (const Error& e) {
     throw e.with_context(codec_context(spec.name));
   }
+  if ((dtype_ == DataType::bool_) != (astype_ == DataType::bool_))
+    throw codec_error(ErrorKind::unsupported, spec.name, "a bool delta must be stored as bool");
   if (dtype_ != input.data_type)
     config.fail("dtype " + config.string("dtype") + " differs from the array's " + std::string(v3_name(input.data_type)));
 }
@@ -39,6 +41,7 @@ ChunkRepresentation DeltaCodec::encoded_representation(const ChunkRepresentation
   ChunkRepresentation e = decoded;
   e.shape = {decoded.num_elements()};  // numcodecs flattens
   e.data_type = astype_;
+  if (dtype_ == DataType::bool_) return e;  // bool -> bool: the fill value stays
   visit2(dtype_, astype_, [&](auto d, auto a) {
     using D = decltype(d);
     using A = decltype(a);
@@ -52,6 +55,14 @@ void DeltaCodec::encode(std::span<const std::byte> in, std::span<std::byte> out,
                         const ChunkRepresentation& decoded) const {
   const std::size_t n = decoded.num_elements();
   if (n == 0) return;
+  if (dtype_ == DataType::bool_) {
+    // np.diff of bools is not_equal: enc[i] = arr[i] != arr[i-1].
+    const auto* x = reinterpret_cast<const std::uint8_t*>(in.data());
+    auto* y = reinterpret_cast<std::uint8_t*>(out.data());
+    y[0] = x[0] != 0;
+    for (std::size_t i = 1; i < n; ++i) y[i] = (x[i] != 0) != (x[i - 1] != 0);
+    return;
+  }
   visit2(dtype_, astype_, [&](auto d, auto a) {
     using D = decltype(d);
     using A = decltype(a);
@@ -70,6 +81,17 @@ void DeltaCodec::decode(std::span<const std::byte> in, std::span<std::byte> out,
                         const ChunkRepresentation& decoded) const {
   const std::size_t n = decoded.num_elements();
   if (n == 0) return;
+  if (dtype_ == DataType::bool_) {
+    // np.cumsum(enc, out=dec) over bools sums in the platform integer and
+    // casts to bool: dec[i] is "any of enc[0..i]". So numcodecs does not
+    // invert its own encoding (True after the first True); this is what
+    // numcodecs, and so zarr-python, read.
+    const auto* x = reinterpret_cast<const std::uint8_t*>(in.data());
+    auto* y = reinterpret_cast<std::uint8_t*>(out.data());
+    bool any = false;
+    for (std::size_t i = 0; i < n; ++i) y[i] = any = any || x[i] != 0;
+    return;
+  }
   visit2(dtype_, astype_, [&](auto d, auto a) {
     using D = decltype(d);
     using A = decltype(a);

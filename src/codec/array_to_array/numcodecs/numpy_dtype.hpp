@@ -1,4 +1,5 @@
-// The "dtype"/"astype" fields of the numcodecs value filters.
+// The dtype fields of the numcodecs value filters ("dtype", "astype",
+// "encode_dtype", "decode_dtype").
 #pragma once
 
 #include <string_view>
@@ -8,11 +9,17 @@
 
 namespace zarrgpu::codec {
 
-// Parses a NumPy dtype string ("<i4", "f8") into a data type the filters
-// compute in (integers, float16/32/64). The byte order is ignored: chunks
-// reach array -> array codecs in native order.
-DataType filter_data_type(const Configuration& config, std::string_view field);
-// The same, for an optional field; `fallback` when absent.
-DataType filter_data_type(const Configuration& config, std::string_view field, DataType fallback);
+// Which types a filter computes in: the numeric ones NumPy arithmetic covers
+// (integers, float16/32/64), and for some filters bool too.
+enum class FilterTypes { numeric, numeric_or_bool };
+
+// Parses a field written through numpy.dtype (any spelling: "<i4", "i4",
+// "int32", "float64", "f8", "d") into the data type the filter computes in.
+// The byte order is ignored: chunks reach array -> array codecs in native order.
+DataType filter_data_type(const Configuration& config, std::string_view field,
+                          FilterTypes types = FilterTypes::numeric);
+// The same, for an optional field; `fallback` when absent or null.
+DataType filter_data_type(const Configuration& config, std::string_view field, DataType fallback,
+                          FilterTypes types = FilterTypes::numeric);
 
 }  // namespace zarrgpu::codec

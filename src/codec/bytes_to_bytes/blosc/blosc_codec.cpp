@@ -90,13 +90,16 @@ BloscCodec::Shuffle parse_shuffle(const Configuration& config, int* as_written, 
 
 BloscCodec::BloscCodec(const CodecSpec& spec, const ChunkRepresentation& input) : name_(spec.name) {
   Configuration config(spec);
-  cname_ = config.string("cname", "lz4");
+  // Defaults when a member is left out: numcodecs.Blosc's under the numcodecs
+  // name (lz4, byte shuffle), zarr-python's BloscCodec's under "blosc" (zstd,
+  // bit shuffle for 1-byte items, else byte shuffle), so that a codec created
+  // by name encodes, and is written back, as those libraries would.
+  const bool numcodecs_name = name_ == "numcodecs.blosc";
+  cname_ = config.string("cname", numcodecs_name ? "lz4" : "zstd");
   if (cname_ != "lz4" && cname_ != "lz4hc" && cname_ != "blosclz" && cname_ != "zstd" && cname_ != "zlib" &&
       cname_ != "snappy")
     config.fail("unknown cname \"" + cname_ + "\"");
-  const std::int64_t clevel = config.integer("clevel", 5);
-  if (clevel < 0 || clevel > 9) config.fail("clevel " + std::to_string(clevel) + " is outside [0, 9]");
-  clevel_ = static_cast<int>(clevel);
+  clevel_ = config.integer("clevel", 5);  // only encoding uses it (the frame header says the rest)
   typesize_given_ = config.has("typesize") && !config.at("typesize").is_null();
   const std::int64_t typesize = config.integer("typesize", static_cast<std::int64_t>(size_of(input.data_type)));
   if (typesize < 1 || typesize > BLOSC_MAX_TYPESIZE) config.fail("typesize " + std::to_string(typesize) + " is outside [1, 255]");
@@ -105,8 +108,12 @@ BloscCodec::BloscCodec(const CodecSpec& spec, const ChunkRepresentation& input) 
     shuffle_ = parse_shuffle(config, &shuffle_as_written_, &numcodecs_shuffle_form_);
     // numcodecs AUTOSHUFFLE: bit-shuffle single bytes, byte-shuffle the rest.
     if (shuffle_as_written_ == -1) shuffle_ = typesize_ == 1 ? Shuffle::bitshuffle : Shuffle::shuffle;
+  } else if (numcodecs_name) {
+    numcodecs_shuffle_form_ = true;
+    shuffle_as_written_ = 1;
+    shuffle_ = Shuffle::shuffle;
   } else {
-    shuffle_ = Shuffle::noshuffle;
+    shuffle_ = typesize_ == 1 ? Shuffle::bitshuffle : Shuffle::shuffle;
   }
   const std::int64_t blocksize = config.integer("blocksize", 0);
   if (blocksize < 0) config.fail("blocksize must not be negative");
@@ -162,7 +169,10 @@ Bytes BloscCodec::encode(std::span<const std::byte> in) const {
   if (blosc_compname_to_compcode(cname_.c_str()) < 0)
     throw codec_error(ErrorKind::unsupported, name(), "this c-blosc has no " + cname_);
   Bytes out(in.size() + BLOSC_MAX_OVERHEAD);
-  const int n = blosc_compress_ctx(clevel_, static_cast<int>(shuffle_), typesize_, in.size(), in.data(), out.data(),
+  if (clevel_ < 0 || clevel_ > 9)
+    throw codec_error(ErrorKind::invalid_metadata, name(),
+                      "clevel " + std::to_string(clevel_) + " is outside [0, 9]: cannot encode");
+  const int n = blosc_compress_ctx(static_cast<int>(clevel_), static_cast<int>(shuffle_), typesize_, in.size(), in.data(), out.data(),
                                    out.size(), cname_.c_str(), blocksize_, 1);
   if (n <= 0) throw codec_error(ErrorKind::internal, name(), "c-blosc failed to compress (" + std::to_string(n) + ")");
   out.resize(static_cast<std::size_t>(n));

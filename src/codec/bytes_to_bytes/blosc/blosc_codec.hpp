@@ -25,7 +25,7 @@ class BloscCodec final : public BytesToBytesCodec {
  private:
   std::string name_;
   std::string cname_;
-  int clevel_ = 5;
+  std::int64_t clevel_ = 5;
   Shuffle shuffle_ = Shuffle::noshuffle;
   bool numcodecs_shuffle_form_ = false;  // "shuffle": 1 rather than "shuffle"
   int shuffle_as_written_ = 0;           // numcodecs' -1 (AUTOSHUFFLE) survives spec()

@@ -111,6 +111,13 @@ void inflate_into(std::span<const std::byte> in, std::span<std::byte> out, std::
                       "decompressed " + std::to_string(n) + " bytes, expected " + std::to_string(out.size()));
 }
 
+int deflate_level(std::int64_t level, std::string_view codec) {
+  if (level < -1 || level > 9)
+    throw codec_error(ErrorKind::invalid_metadata, codec,
+                      "level " + std::to_string(level) + " is outside [-1, 9]: cannot encode");
+  return static_cast<int>(level);
+}
+
 Bytes gzip_member(std::span<const std::byte> in, int level, std::string_view codec) {
   z_stream z{};
   // Raw deflate (-15) with the header and trailer written here, as Python's

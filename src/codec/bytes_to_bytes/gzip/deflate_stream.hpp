@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -24,6 +25,10 @@ Bytes inflate_at_most(std::span<const std::byte> in, std::size_t max_size, std::
 std::size_t max_deflate_size(std::size_t decoded_size);
 // The same into exactly out.size() bytes.
 void inflate_into(std::span<const std::byte> in, std::span<std::byte> out, std::string_view codec);
+
+// `level` as zlib takes it: -1 (its default, 6) to 9; anything else is
+// Error(invalid_metadata) naming `codec` (levels are checked when encoding only).
+int deflate_level(std::int64_t level, std::string_view codec);
 
 // A gzip member as Python's gzip module writes it (numcodecs.GZip): no file
 // name, mtime 0, XFL from the level, OS 255 (unknown).

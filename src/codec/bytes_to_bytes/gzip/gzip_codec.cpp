@@ -7,9 +7,9 @@ namespace zarrgpu::codec {
 
 GzipCodec::GzipCodec(const CodecSpec& spec, const ChunkRepresentation&) : name_(spec.name) {
   Configuration config(spec);
-  const std::int64_t level = config.integer("level", 5);  // numcodecs.GZip's default
-  if (level < 0 || level > 9) config.fail("level " + std::to_string(level) + " is outside [0, 9]");
-  level_ = static_cast<int>(level);
+  // Defaults: zarr-python's GzipCodec (5) under "gzip", numcodecs.GZip (1)
+  // under "numcodecs.gzip". Only encoding uses the level.
+  level_ = config.integer("level", name_ == "numcodecs.gzip" ? 1 : 5);
 }
 
 CodecSpec GzipCodec::spec() const {
@@ -33,6 +33,8 @@ void GzipCodec::decode_into(std::span<const std::byte> in, std::span<std::byte> 
   inflate_into(in, out, name());
 }
 
-Bytes GzipCodec::encode(std::span<const std::byte> in) const { return gzip_member(in, level_, name()); }
+Bytes GzipCodec::encode(std::span<const std::byte> in) const {
+  return gzip_member(in, deflate_level(level_, name()), name());
+}
 
 }  // namespace zarrgpu::codec

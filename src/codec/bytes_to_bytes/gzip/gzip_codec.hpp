@@ -23,7 +23,7 @@ class GzipCodec final : public BytesToBytesCodec {
 
  private:
   std::string name_;
-  int level_ = 5;
+  std::int64_t level_ = 5;
 };
 
 }  // namespace zarrgpu::codec

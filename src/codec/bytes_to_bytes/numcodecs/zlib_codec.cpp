@@ -7,9 +7,7 @@ namespace zarrgpu::codec {
 
 ZlibCodec::ZlibCodec(const CodecSpec& spec, const ChunkRepresentation&) {
   Configuration config(spec);
-  const std::int64_t level = config.integer("level", 1);  // numcodecs.Zlib's default
-  if (level < -1 || level > 9) config.fail("level " + std::to_string(level) + " is outside [-1, 9]");
-  level_ = static_cast<int>(level);
+  level_ = config.integer("level", 1);  // numcodecs.Zlib's default; only encoding uses it
 }
 
 CodecSpec ZlibCodec::spec() const {
@@ -33,6 +31,8 @@ void ZlibCodec::decode_into(std::span<const std::byte> in, std::span<std::byte> 
   inflate_into(in, out, name());
 }
 
-Bytes ZlibCodec::encode(std::span<const std::byte> in) const { return zlib_stream(in, level_, name()); }
+Bytes ZlibCodec::encode(std::span<const std::byte> in) const {
+  return zlib_stream(in, deflate_level(level_, name()), name());
+}
 
 }  // namespace zarrgpu::codec

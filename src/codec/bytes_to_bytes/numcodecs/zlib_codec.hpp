@@ -18,7 +18,7 @@ class ZlibCodec final : public BytesToBytesCodec {
   Bytes encode(std::span<const std::byte> in) const override;
 
  private:
-  int level_ = 1;
+  std::int64_t level_ = 1;
 };
 
 }  // namespace zarrgpu::codec

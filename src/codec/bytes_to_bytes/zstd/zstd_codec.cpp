@@ -33,11 +33,9 @@ ZSTD_CCtx* thread_cctx() {
 
 ZstdCodec::ZstdCodec(const CodecSpec& spec, const ChunkRepresentation&) : name_(spec.name) {
   Configuration config(spec);
-  const std::int64_t level = config.integer("level", 0);
-  if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel())
-    config.fail("level " + std::to_string(level) + " is outside [" + std::to_string(ZSTD_minCLevel()) + ", " +
-                std::to_string(ZSTD_maxCLevel()) + "]");
-  level_ = static_cast<int>(level);
+  // Any level reads (decoding does not use it); encoding clamps it to
+  // libzstd's range, as libzstd itself does for numcodecs.Zstd.
+  level_ = config.integer("level", 0);
   checksum_ = config.boolean("checksum", false);
 }
 
@@ -123,7 +121,8 @@ Bytes ZstdCodec::decode_at_most(std::span<const std::byte> in, std::size_t max_s
 Bytes ZstdCodec::encode(std::span<const std::byte> in) const {
   ZSTD_CCtx* ctx = thread_cctx();
   ZSTD_CCtx_reset(ctx, ZSTD_reset_session_and_parameters);
-  ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, level_);
+  const auto level = static_cast<int>(std::clamp<std::int64_t>(level_, ZSTD_minCLevel(), ZSTD_maxCLevel()));
+  ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, level);
   ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, checksum_ ? 1 : 0);
   Bytes out(ZSTD_compressBound(in.size()));
   const std::size_t n = ZSTD_compress2(ctx, out.data(), out.size(), in.data(), in.size());

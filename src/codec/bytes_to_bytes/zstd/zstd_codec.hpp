@@ -21,12 +21,12 @@ class ZstdCodec final : public BytesToBytesCodec {
   std::size_t max_encoded_size(std::size_t decoded_size) const override;
   Bytes encode(std::span<const std::byte> in) const override;
 
-  int level() const noexcept { return level_; }
+  std::int64_t level() const noexcept { return level_; }
   bool checksum() const noexcept { return checksum_; }
 
  private:
   std::string name_;
-  int level_ = 0;
+  std::int64_t level_ = 0;  // as written; encoding clamps it
   bool checksum_ = false;
 };
 

@@ -90,8 +90,27 @@ TEST(Blosc, RejectsBadConfiguration) {
                      ErrorKind::invalid_metadata, "blosc");
   expect_codec_error([&] { make_codec(spec_of(R"({"name":"blosc","configuration":{"cname":"lz4","shuffle":"sometimes"}})"), r); },
                      ErrorKind::invalid_metadata, "blosc");
-  expect_codec_error([&] { make_codec(spec_of(R"({"name":"blosc","configuration":{"cname":"lz4","clevel":12}})"), r); },
-                     ErrorKind::invalid_metadata, "blosc");
+}
+
+TEST(Blosc, ClevelOutOfRangeReadsButDoesNotEncode) {
+  // Only encoding uses clevel (issue 31: levels are not checked on read).
+  const ChunkRepresentation r{{64}, DataType::float32, {}};
+  std::vector<std::byte> data(256, std::byte{3});
+  auto good = make<BytesToBytesCodec>(spec_of(R"({"name":"blosc","configuration":{"cname":"lz4","clevel":5,"shuffle":"shuffle","typesize":4}})"), r);
+  auto c = make<BytesToBytesCodec>(spec_of(R"({"name":"blosc","configuration":{"cname":"lz4","clevel":12,"shuffle":"shuffle","typesize":4}})"), r);
+  EXPECT_TRUE(same(c->decode(good->encode(data), data.size()), data));
+  expect_codec_error([&] { c->encode(data); }, ErrorKind::invalid_metadata, "blosc");
+}
+
+TEST(Blosc, DefaultsByName) {
+  // By name alone: zarr-python's BloscCodec defaults under "blosc",
+  // numcodecs.Blosc's under "numcodecs.blosc".
+  const json v3 = make_codec(spec_of(R"({"name":"blosc"})"), {{4}, DataType::float32, {}})->spec().configuration;
+  EXPECT_EQ(v3, (json{{"cname", "zstd"}, {"clevel", 5}, {"shuffle", "shuffle"}, {"typesize", 4}, {"blocksize", 0}}));
+  EXPECT_EQ(make_codec(spec_of(R"({"name":"blosc"})"), {{4}, DataType::uint8, {}})->spec().configuration["shuffle"],
+            "bitshuffle");
+  EXPECT_EQ(make_codec(spec_of(R"({"name":"numcodecs.blosc"})"), {{4}, DataType::float32, {}})->spec().configuration,
+            (json{{"cname", "lz4"}, {"clevel", 5}, {"shuffle", 1}, {"blocksize", 0}}));
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <cstring>
 #include <string_view>
 
-#include "codec/bytes_to_bytes/crc32c/crc32c_codec.hpp"
 #include "codec/codec_fixtures.hpp"
 
 namespace zarrgpu::codec {

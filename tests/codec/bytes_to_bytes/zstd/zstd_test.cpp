@@ -91,8 +91,24 @@ TEST(Zstd, NumcodecsAliasKeepsItsName) {
   auto c = make<BytesToBytesCodec>(spec_of(R"({"name":"numcodecs.zstd","configuration":{"level":1}})"), {{1}, DataType::uint8, {}});
   EXPECT_EQ(c->name(), "numcodecs.zstd");
   expect_codec_error([&] { c->decode(std::vector<std::byte>(8), 1); }, ErrorKind::corrupt_data, "numcodecs.zstd");
-  expect_codec_error([&] { make_codec(spec_of(R"({"name":"zstd","configuration":{"level":99}})"), {{1}, DataType::uint8, {}}); },
-                     ErrorKind::invalid_metadata, "zstd");
+}
+
+TEST(Zstd, AnyLevelReadsAndEncodingClampsItAsLibzstd) {
+  // The level only matters for encoding (issue 31): numcodecs.Zstd(level=100)
+  // writes as libzstd's highest level, and such arrays must open.
+  const ChunkRepresentation r{{4096}, DataType::uint8, {}};
+  std::vector<std::byte> data(4096);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = std::byte(i * 7 % 13);
+  auto top = make<BytesToBytesCodec>(spec_of(R"({"name":"zstd","configuration":{"level":22}})"), r);
+  for (const char* spec : {R"({"name":"zstd","configuration":{"level":99}})",
+                           R"({"name":"numcodecs.zstd","configuration":{"level":100}})"}) {
+    SCOPED_TRACE(spec);
+    auto c = make<BytesToBytesCodec>(spec_of(spec), r);
+    EXPECT_TRUE(same(c->decode(top->encode(data), data.size()), data));
+    EXPECT_TRUE(same(c->encode(data), top->encode(data)));
+  }
+  auto low = make<BytesToBytesCodec>(spec_of(R"({"name":"zstd","configuration":{"level":-1000000}})"), r);
+  EXPECT_TRUE(same(low->decode(low->encode(data), data.size()), data));
 }
 
 }  // namespace

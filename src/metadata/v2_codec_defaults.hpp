@@ -1,0 +1,14 @@
+// Format 2 filters and compressors as numcodecs writes them, for .zarray
+// documents that numcodecs (zarr-python) can build its codecs from.
+#pragma once
+
+#include "zarrgpu/metadata.hpp"
+
+namespace zarrgpu {
+
+// `codec` ({"id": ...}) with every member numcodecs' get_config() writes,
+// left-out ones at numcodecs' defaults (a filter's decoded dtype: `t` in byte
+// order `e`). Other members, and unknown ids, are kept as they are.
+json v2_codec_with_defaults(const json& codec, DataType t, Endian e);
+
+}  // namespace zarrgpu
