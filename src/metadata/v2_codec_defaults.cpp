@@ -8,7 +8,8 @@ json v2_codec_with_defaults(const json& codec, DataType t, Endian e) {
   if (!codec.is_object() || !codec.contains("id") || !codec["id"].is_string()) return codec;
   const std::string id = codec["id"].get<std::string>();
   json d;  // numcodecs' defaults, as its get_config() writes them
-  if (id == "zstd") d = {{"level", 0}, {"checksum", false}};
+  // Not zstd's "checksum": TensorStore's zarr driver refuses that member.
+  if (id == "zstd") d = {{"level", 0}};
   else if (id == "gzip" || id == "zlib" || id == "bz2") d = {{"level", 1}};
   else if (id == "lz4") d = {{"acceleration", 1}};
   else if (id == "blosc") d = {{"cname", "lz4"}, {"clevel", 5}, {"shuffle", 1}, {"blocksize", 0}};

@@ -6,9 +6,10 @@
 
 namespace zarrgpu {
 
-// `codec` ({"id": ...}) with every member numcodecs' get_config() writes,
+// `codec` ({"id": ...}) with the members numcodecs' get_config() writes,
 // left-out ones at numcodecs' defaults (a filter's decoded dtype: `t` in byte
-// order `e`). Other members, and unknown ids, are kept as they are.
+// order `e`), but for zstd's "checksum", which TensorStore refuses. Other
+// members, and unknown ids, are kept as they are.
 json v2_codec_with_defaults(const json& codec, DataType t, Endian e);
 
 }  // namespace zarrgpu

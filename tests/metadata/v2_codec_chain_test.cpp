@@ -150,7 +150,7 @@ TEST(V2CodecChain, LevelsAreNotCheckedOnRead) {
 
 TEST(V2CodecChain, WrittenWithNumcodecsDefaults) {
   EXPECT_EQ(v2_codec_with_defaults({{"id", "zstd"}}, DataType::float32, Endian::little),
-            (json{{"id", "zstd"}, {"level", 0}, {"checksum", false}}));
+            (json{{"id", "zstd"}, {"level", 0}}));  // no "checksum": TensorStore refuses it
   EXPECT_EQ(v2_codec_with_defaults({{"id", "blosc"}, {"cname", "zstd"}}, DataType::float32, Endian::little),
             (json{{"id", "blosc"}, {"cname", "zstd"}, {"clevel", 5}, {"shuffle", 1}, {"blocksize", 0}}));
   EXPECT_EQ(v2_codec_with_defaults({{"id", "astype"}, {"encode_dtype", "<f4"}}, DataType::float64, Endian::big),

@@ -159,7 +159,9 @@ def test_v2_codec_written_with_numcodecs_defaults(tmp_path, compressor):
                              compressor=compressor, filters=[{"id": "quantize", "digits": 4}])
     a[...] = data
     zarray = json.loads((tmp_path / "a.zarr" / ".zarray").read_text())
-    assert zarray["compressor"] == numcodecs.get_codec(dict(compressor)).get_config()
+    full = numcodecs.get_codec(dict(compressor)).get_config()
+    full.pop("checksum", None)  # zstd's: TensorStore refuses the member, numcodecs defaults it to False
+    assert zarray["compressor"] == full
     assert zarray["filters"] == [{"id": "quantize", "digits": 4, "dtype": "<f4", "astype": "<f4"}]
     np.testing.assert_array_equal(zarr.open_array(tmp_path / "a.zarr", mode="r")[...],
                                   zarrgpu.open(tmp_path / "a.zarr")[...])
