@@ -59,8 +59,9 @@ Array Array::create(std::shared_ptr<Store> store, std::string path, ArrayMetadat
   // reopening it would read.
   if (metadata.zarr_format == 2) {
     try {
-      // numcodecs builds a codec from its JSON alone: write every member it
-      // needs ({"id": "zstd"} -> {"id": "zstd", "level": 0, "checksum": false}).
+      // numcodecs builds a codec from its JSON alone: write the members it
+      // needs, at its defaults ({"id": "astype", "encode_dtype": "<f4"} gets
+      // its decode_dtype, {"id": "zstd"} its level).
       metadata.v2.compressor = v2_codec_with_defaults(metadata.v2.compressor, metadata.data_type, metadata.v2.endian);
       if (metadata.v2.filters.is_array())
         for (auto& f : metadata.v2.filters) f = v2_codec_with_defaults(f, metadata.data_type, metadata.v2.endian);
