@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <string>
 
 #include "codec/configuration.hpp"
@@ -80,51 +81,58 @@ CodecSpec Bz2Codec::spec() const {
   return s;
 }
 
-Bytes Bz2Codec::decode(std::span<const std::byte> in, std::size_t expected_size) const {
-  // With an expected size the output never grows past it; else it doubles.
-  Bytes out(expected_size ? expected_size : std::max<std::size_t>(in.size() * 4, 1 << 16));
+namespace {
+
+// Decodes every stream of `in` into at most `cap` bytes (Error(corrupt_data)
+// past it; the buffer grows by doubling up to it); with `exact`, the result
+// must be exactly `cap` bytes.
+Bytes decompress(std::span<const std::byte> in, std::size_t cap, bool exact, std::string_view codec) {
+  Bytes out(exact ? cap : std::min(cap, std::max<std::size_t>(in.size() * 4, 1 << 16)));
   std::size_t produced = 0;
   const std::byte* ip = in.data();
   std::size_t in_left = in.size();
-  if (!starts_stream(ip, in_left)) throw codec_error(ErrorKind::corrupt_data, name(), "not a bzip2 stream");
-  Decompressor d(name());
+  if (!starts_stream(ip, in_left)) throw codec_error(ErrorKind::corrupt_data, codec, "not a bzip2 stream");
+  Decompressor d(codec);
   for (;;) {
-    if (produced == out.size()) {
-      if (expected_size) {
-        // Full: anything more is corrupt data; the stream may still end here.
-        std::byte extra[1];
-        std::byte* ep = extra;
-        std::size_t e_left = 1;
-        const int rc = d.step(ip, in_left, ep, e_left);
-        if (e_left == 0)
-          throw codec_error(ErrorKind::corrupt_data, name(),
-                            "decodes to more than the expected " + std::to_string(expected_size) + " bytes");
-        if (rc == BZ_STREAM_END) {
-          if (!starts_stream(ip, in_left)) break;  // bz2.decompress ignores trailing non-bzip2 data
-          d.restart();
-          continue;
-        }
-        if (!d.progressed()) throw codec_error(ErrorKind::corrupt_data, name(), "truncated bzip2 stream");
-        continue;
-      }
-      out.resize(out.size() * 2);
-    }
-    std::byte* op = out.data() + produced;
-    std::size_t out_left = out.size() - produced;
+    std::byte extra[1];
+    const bool full = produced == out.size();
+    if (full && out.size() < cap) out.resize(std::min(cap / 2 < out.size() ? cap : out.size() * 2, cap));
+    // At the cap: decode one more byte only to see whether the data goes on.
+    const bool probing = produced == out.size();
+    std::byte* op = probing ? extra : out.data() + produced;
+    std::size_t out_left = probing ? 1 : out.size() - produced;
     const int rc = d.step(ip, in_left, op, out_left);
-    produced = out.size() - out_left;
+    if (probing && out_left == 0)
+      throw codec_error(ErrorKind::corrupt_data, codec,
+                        "decodes to more than the " + std::to_string(cap) + " bytes the chunk's metadata allows");
+    if (!probing) produced = out.size() - out_left;
     if (rc == BZ_STREAM_END) {
-      if (!starts_stream(ip, in_left)) break;
+      if (!starts_stream(ip, in_left)) break;  // bz2.decompress ignores trailing non-bzip2 data
       d.restart();
       continue;
     }
-    if (!d.progressed()) throw codec_error(ErrorKind::corrupt_data, name(), "truncated bzip2 stream");
+    if (!d.progressed()) throw codec_error(ErrorKind::corrupt_data, codec, "truncated bzip2 stream");
   }
-  if (expected_size && produced != expected_size)
-    throw codec_error(ErrorKind::corrupt_data, name(),
-                      "decoded " + std::to_string(produced) + " bytes, expected " + std::to_string(expected_size));
+  if (exact && produced != cap)
+    throw codec_error(ErrorKind::corrupt_data, codec,
+                      "decoded " + std::to_string(produced) + " bytes, expected " + std::to_string(cap));
   out.resize(produced);
   return out;
+}
+
+}  // namespace
+
+Bytes Bz2Codec::decode(std::span<const std::byte> in, std::size_t expected_size) const {
+  return expected_size ? decompress(in, expected_size, true, name()) : decompress(in, SIZE_MAX, false, name());
+}
+
+Bytes Bz2Codec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
+  return decompress(in, max_size, false, name());
+}
+
+std::size_t Bz2Codec::max_encoded_size(std::size_t decoded_size) const {
+  // libbzip2's documented bound, as encode() uses it.
+  return saturating_add(decoded_size, decoded_size / 100 + 600);
 }
 
 Bytes Bz2Codec::encode(std::span<const std::byte> in) const {

@@ -113,39 +113,54 @@ std::vector<LzmaCodec::Filter> parse_filters(const json& v, const Configuration&
   return out;
 }
 
-// Runs `s` over `in` to the end of its stream(s). With expected_size > 0 the
-// output is that size and may not grow past it.
-Bytes run(lzma_stream& s, std::span<const std::byte> in, std::size_t expected_size, std::string_view codec) {
-  Bytes out(expected_size ? expected_size : std::max<std::size_t>(in.size() * 4, 1 << 16));
+// Runs `s` over `in` to the end of its stream(s), into at most `cap` bytes
+// (Error(corrupt_data) past it; the buffer grows by doubling up to it); with
+// `exact`, the result must be exactly `cap` bytes.
+Bytes run(lzma_stream& s, std::span<const std::byte> in, std::size_t cap, bool exact, std::string_view codec) {
+  Bytes out(exact ? cap : std::min(cap, std::max<std::size_t>(in.size() * 4, 1 << 16)));
   std::byte extra[1];
   s.next_in = reinterpret_cast<const std::uint8_t*>(in.data());
   s.avail_in = in.size();
   std::size_t produced = 0;
   for (;;) {
-    const bool full = produced == out.size();
-    if (full && !expected_size) out.resize(out.size() * 2);
-    const bool probing = full && expected_size;  // only to see whether more output follows
+    if (produced == out.size() && out.size() < cap)
+      out.resize(cap / 2 < out.size() ? cap : out.size() * 2);
+    // At the cap: decode one more byte only to see whether the data goes on.
+    const bool probing = produced == out.size();
     s.next_out = reinterpret_cast<std::uint8_t*>(probing ? extra : out.data() + produced);
     s.avail_out = probing ? 1 : out.size() - produced;
-    const std::size_t before = s.avail_out, in_before = s.avail_in;
+    const std::size_t before = s.avail_out;
     const lzma_ret rc = lzma_code(&s, LZMA_FINISH);
     if (probing && s.avail_out == 0)
       throw codec_error(ErrorKind::corrupt_data, codec,
-                        "decodes to more than the expected " + std::to_string(expected_size) + " bytes");
+                        "decodes to more than the " + std::to_string(cap) + " bytes the chunk's metadata allows");
     if (!probing) produced += before - s.avail_out;
     if (rc == LZMA_STREAM_END) break;
-    if (rc == LZMA_OK || rc == LZMA_GET_CHECK || rc == LZMA_NO_CHECK) {
-      if (s.avail_out == before && s.avail_in == in_before && !full)
-        throw codec_error(ErrorKind::corrupt_data, codec, "truncated stream");
-      continue;
-    }
-    throw codec_error(ErrorKind::corrupt_data, codec, lzma_error(rc));
+    // Without progress liblzma answers LZMA_BUF_ERROR on the next call: truncated.
+    if (rc != LZMA_OK) throw codec_error(ErrorKind::corrupt_data, codec, lzma_error(rc));
   }
-  if (expected_size && produced != expected_size)
+  if (exact && produced != cap)
     throw codec_error(ErrorKind::corrupt_data, codec,
-                      "decoded " + std::to_string(produced) + " bytes, expected " + std::to_string(expected_size));
+                      "decoded " + std::to_string(produced) + " bytes, expected " + std::to_string(cap));
   out.resize(produced);
   return out;
+}
+
+// A decoder for `format` over `filters` (raw only).
+void start_decoder(lzma_stream& s, int format, const std::optional<std::vector<LzmaCodec::Filter>>& filters,
+                   std::string_view codec) {
+  lzma_ret rc;
+  switch (format) {
+    case kFormatXz: rc = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED); break;
+    case kFormatAlone: rc = lzma_alone_decoder(&s, UINT64_MAX); break;
+    case kFormatRaw: {
+      const FilterChain chain = build_chain(*filters, codec);
+      rc = lzma_raw_decoder(&s, chain.filters.data());  // copies the options it needs
+      break;
+    }
+    default: rc = lzma_auto_decoder(&s, UINT64_MAX, LZMA_CONCATENATED); break;
+  }
+  if (rc != LZMA_OK) throw codec_error(ErrorKind::invalid_metadata, codec, "liblzma cannot start: " + lzma_error(rc));
 }
 
 }  // namespace
@@ -178,19 +193,21 @@ CodecSpec LzmaCodec::spec() const {
 
 Bytes LzmaCodec::decode(std::span<const std::byte> in, std::size_t expected_size) const {
   Stream st;
-  lzma_ret rc;
-  std::optional<FilterChain> chain;
-  switch (format_) {
-    case kFormatXz: rc = lzma_stream_decoder(&st.s, UINT64_MAX, LZMA_CONCATENATED); break;
-    case kFormatAlone: rc = lzma_alone_decoder(&st.s, UINT64_MAX); break;
-    case kFormatRaw:
-      chain = build_chain(*filters_, name());
-      rc = lzma_raw_decoder(&st.s, chain->filters.data());
-      break;
-    default: rc = lzma_auto_decoder(&st.s, UINT64_MAX, LZMA_CONCATENATED); break;
-  }
-  if (rc != LZMA_OK) throw codec_error(ErrorKind::invalid_metadata, name(), "liblzma cannot start: " + lzma_error(rc));
-  return run(st.s, in, expected_size, name());
+  start_decoder(st.s, format_, filters_, name());
+  return expected_size ? run(st.s, in, expected_size, true, name()) : run(st.s, in, SIZE_MAX, false, name());
+}
+
+Bytes LzmaCodec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
+  Stream st;
+  start_decoder(st.s, format_, filters_, name());
+  return run(st.s, in, max_size, false, name());
+}
+
+std::size_t LzmaCodec::max_encoded_size(std::size_t decoded_size) const {
+  // liblzma's bound for a single-block .xz stream (0 when it overflows); the
+  // alone and raw formats take less.
+  const std::size_t bound = lzma_stream_buffer_bound(decoded_size);
+  return bound ? bound : SIZE_MAX;
 }
 
 Bytes LzmaCodec::encode(std::span<const std::byte> in) const {

@@ -21,6 +21,8 @@ class LzmaCodec final : public BytesToBytesCodec {
   std::string_view name() const noexcept override { return "numcodecs.lzma"; }
   CodecSpec spec() const override;
   Bytes decode(std::span<const std::byte> in, std::size_t expected_size) const override;
+  Bytes decode_at_most(std::span<const std::byte> in, std::size_t max_size) const override;
+  std::size_t max_encoded_size(std::size_t decoded_size) const override;
   Bytes encode(std::span<const std::byte> in) const override;
 
   // One filter of the chain, as its options are written.

@@ -100,6 +100,25 @@ TEST(NumcodecsCompressors, CorruptAndTruncatedInputNamesTheCodec) {
   }
 }
 
+TEST(NumcodecsCompressors, DecodeAtMostStopsAtTheBound) {
+  // A compressor after another (issue 33): a small chunk of zeros that
+  // decodes to 8 MiB stops at the bound, never grows to it.
+  const ChunkRepresentation r{{1}, DataType::uint8, {}};
+  const std::vector<std::byte> zeros(8 << 20);
+  for (const char* spec : {R"({"name":"numcodecs.bz2","configuration":{"level":9}})",
+                           R"({"name":"numcodecs.lzma","configuration":{}})",
+                           R"({"name":"numcodecs.lzma","configuration":{"format":2}})"}) {
+    SCOPED_TRACE(spec);
+    auto c = make<BytesToBytesCodec>(spec_of(spec), r);
+    const Bytes bomb = c->encode(zeros);
+    ASSERT_LT(bomb.size(), std::size_t{1} << 16);
+    expect_codec_error([&] { c->decode_at_most(bomb, 4096); }, ErrorKind::corrupt_data, c->spec().name);
+    EXPECT_TRUE(same(c->decode_at_most(bomb, zeros.size()), zeros));
+    EXPECT_TRUE(same(c->decode_at_most(bomb, zeros.size() + 1), zeros));
+    EXPECT_GE(c->max_encoded_size(zeros.size()), zeros.size());
+  }
+}
+
 TEST(NumcodecsCompressors, ConfigurationsAndLevels) {
   const ChunkRepresentation r{{4}, DataType::uint8, {}};
   expect_codec_error(
