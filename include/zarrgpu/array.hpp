@@ -99,12 +99,17 @@ class Group {
   const GroupMetadata& metadata() const noexcept { return metadata_; }
   const std::string& path() const noexcept { return path_; }
   bool is_consolidated() const noexcept { return consolidated_.has_value(); }
-  // Direct children (names), arrays and groups. Without consolidated
+  // Direct children (names), arrays and groups, readable or not. Without consolidated
   // metadata: one directory listing of the group and a metadata check per
   // child, never a walk of the chunks.
   std::vector<std::string> members() const;
-  // Every node below, path relative to this group -> metadata (consolidated if available).
-  std::map<std::string, NodeMetadata> tree() const;
+  // Every node below, path relative to this group -> metadata (consolidated if
+  // available). A node that cannot be opened (unsupported data type or codec,
+  // broken metadata) is an UnreadableNode carrying the error opening it throws.
+  std::map<std::string, TreeNode> tree() const;
+  // One node below, as tree() lists it.
+  TreeNode member(const std::string& relative_path) const;
+  // Throw the node's own error for an unreadable node.
   Array open_array(const std::string& relative_path) const;
   Group open_group(const std::string& relative_path) const;
   // Replaces the group's attributes (a JSON object): its documents and the

@@ -1,4 +1,5 @@
-// Errors carry context: which array, which chunk key, which codec, what was expected.
+// Errors carry context: which array, which chunk key or metadata document, which
+// codec, what was expected.
 #pragma once
 
 #include <stdexcept>
@@ -26,6 +27,9 @@ struct ErrorContext {
   std::string chunk_key;  // the store key of the chunk
   std::string codec;      // the codec's name
   std::string store;      // the store's description (e.g. "file:///data/era5.zarr")
+  // The store key of a metadata document ("a/zarr.json", ".zmetadata"); the
+  // initializer keeps four-field initializations {array, chunk, codec, store} quiet.
+  std::string document{};
 };
 
 class Error : public std::runtime_error {

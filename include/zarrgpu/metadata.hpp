@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "zarrgpu/data_type.hpp"
+#include "zarrgpu/error.hpp"
 
 namespace zarrgpu {
 
@@ -100,13 +101,55 @@ struct GroupMetadata {
 
 using NodeMetadata = std::variant<ArrayMetadata, GroupMetadata>;
 
+// A node below a group whose metadata zarrgpu cannot use: a data type, codec or
+// extension it does not implement, or a broken document. Listings of the group
+// keep it, with the reason, so that one such node never hides the others;
+// opening it throws `error`. The documents are kept as read, so consolidated
+// metadata written back still holds them.
+struct UnreadableNode {
+  int zarr_format = 3;
+  std::string node_type;            // "array" or "group" where the documents say; "" if unknown
+  json documents = json::object();  // document name ("zarr.json", ".zarray", ".zattrs") -> as read
+  Error error;                      // what opening the node throws
+
+  bool operator==(const UnreadableNode& o) const {
+    return zarr_format == o.zarr_format && node_type == o.node_type && documents == o.documents &&
+           error.kind() == o.error.kind() && std::string_view(error.what()) == o.error.what();
+  }
+};
+
+// A node as a group's listing sees it.
+using TreeNode = std::variant<ArrayMetadata, GroupMetadata, UnreadableNode>;
+
 // Consolidated metadata: every node below a group, keyed by its path relative
 // to that group ("a", "a/b"). Format 3 inline (`consolidated_metadata` in the
 // root zarr.json, as zarr-python writes it) and format 2 `.zmetadata`.
 struct ConsolidatedMetadata {
-  std::map<std::string, NodeMetadata> nodes;
+  std::map<std::string, TreeNode> nodes;
   bool operator==(const ConsolidatedMetadata&) const = default;
 };
+
+// ---- metadata documents as text (src/metadata/json_document.cpp) ----------
+// Every zarr.json, .zarray, .zgroup, .zattrs and .zmetadata is read and
+// written through these two functions.
+//
+// Python's json module, and so zarr-python and xarray, writes non-finite
+// numbers as the bare tokens NaN, Infinity and -Infinity (outside strings);
+// they are read as non-finite doubles and written back as the same tokens.
+//
+// Limits, so that a hostile document is refused before it is built: at most
+// `max_metadata_document_bytes` bytes and `max_metadata_document_depth` nested
+// arrays and objects (real metadata nests a handful; consolidated metadata adds
+// four levels above a node's attributes). The text must be UTF-8 (RFC 8259
+// §8.1; a UTF-8 byte order mark is skipped): UTF-16 and UTF-32 are refused.
+inline constexpr std::size_t max_metadata_document_bytes = std::size_t{64} << 20;
+inline constexpr std::size_t max_metadata_document_depth = 512;
+
+// Throws Error(invalid_metadata) with `where` (name the document, node, store).
+json parse_metadata_document(std::string_view text, const ErrorContext& where);
+// `indent` as nlohmann's dump (-1: one line). Throws Error(invalid_metadata)
+// for a document nested deeper than the limit or holding a string that is not UTF-8.
+std::string dump_metadata_document(const json& doc, int indent = 2);
 
 // ---- parsing and writing (src/metadata) ------------------------------------
 // `path` only names the node in error messages. All throw Error(invalid_metadata
@@ -114,9 +157,11 @@ struct ConsolidatedMetadata {
 NodeMetadata parse_zarr_json(const json& doc, std::string_view path);
 ArrayMetadata parse_zarray(const json& zarray, const json& zattrs, std::string_view path);
 GroupMetadata parse_zgroup(const json& zgroup, const json& zattrs, std::string_view path);
-// Inline consolidated metadata of a v3 group zarr.json, if present.
+// Inline consolidated metadata of a v3 group zarr.json, if present. A node
+// whose own metadata fails (invalid_metadata or unsupported) becomes an
+// UnreadableNode; a malformed consolidated structure throws.
 std::optional<ConsolidatedMetadata> parse_consolidated_v3(const json& group_doc, std::string_view path);
-// A v2 `.zmetadata` document.
+// A v2 `.zmetadata` document; nodes as in parse_consolidated_v3.
 ConsolidatedMetadata parse_zmetadata(const json& doc, std::string_view path);
 
 json to_zarr_json(const ArrayMetadata& m);
@@ -128,9 +173,11 @@ json to_zarray(const ArrayMetadata& m);  // format 2 .zarray (attributes go to .
 // name or a count other than ndim, which format 2 cannot store.
 json to_zattrs(const ArrayMetadata& m);
 json to_zgroup(const GroupMetadata& m);
-// A group zarr.json carrying `c` inline, as zarr-python 3 writes it.
+// A group zarr.json carrying `c` inline, as zarr-python 3 writes it
+// (unreadable nodes: their zarr.json as read; format 2 ones are left out).
 json to_zarr_json(const GroupMetadata& m, const ConsolidatedMetadata& c);
-// A v2 `.zmetadata` for the group `root` and the format 2 nodes below it.
+// A v2 `.zmetadata` for the group `root` and the format 2 nodes below it
+// (unreadable nodes: their .zarray/.zgroup/.zattrs as read).
 json to_zmetadata(const GroupMetadata& root, const ConsolidatedMetadata& c);
 
 // Builds the format 3 chain equivalent to v2 order/dtype endianness/filters/compressor.

@@ -99,12 +99,14 @@ void bind_array(nb::module_& m) {
                   [](const std::string& url, const std::string& path, const std::string& metadata_doc,
                      const std::string& attributes_doc, bool overwrite) {
                     // The metadata engineer's parsers validate what Python assembled.
-                    json doc = json::parse(metadata_doc);
+                    const ErrorContext where{path, "", "", url};
+                    json doc = parse_metadata_document(metadata_doc, where);
+                    json attributes = parse_metadata_document(attributes_doc, where);
                     ArrayMetadata meta;
                     if (doc.value("zarr_format", 3) == 2) {
-                      meta = parse_zarray(doc, json::parse(attributes_doc), path);
+                      meta = parse_zarray(doc, attributes, path);
                     } else {
-                      doc["attributes"] = json::parse(attributes_doc);
+                      doc["attributes"] = std::move(attributes);
                       meta = std::get<ArrayMetadata>(parse_zarr_json(doc, path));
                     }
                     auto store = open_store(url, /*create=*/true);
@@ -173,7 +175,7 @@ void bind_array(nb::module_& m) {
            nb::arg("data"), nb::arg("shape"), nb::arg("axis") = 0)
       .def("set_attributes",
            [](Array& a, const std::string& attributes_doc) {
-             json attrs = json::parse(attributes_doc);
+             json attrs = parse_metadata_document(attributes_doc, {a.path(), "", "", a.store()->describe()});
              nb::gil_scoped_release release;
              a.set_attributes(std::move(attrs));
            },

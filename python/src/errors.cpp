@@ -8,9 +8,7 @@
 namespace nb = nanobind;
 
 namespace zarrgpu::python {
-namespace {
 
-// The `kind` attribute: the enumerator's name, stable for scripts.
 const char* kind_name(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::invalid_argument: return "invalid_argument";
@@ -24,6 +22,8 @@ const char* kind_name(ErrorKind kind) {
   }
   return "internal";
 }
+
+namespace {
 
 // Class names in python/zarrgpu/errors.py.
 const char* class_name(ErrorKind kind) {
@@ -40,19 +40,27 @@ const char* class_name(ErrorKind kind) {
   return "ZarrgpuError";
 }
 
+// A Python str of C++ text that may not be UTF-8 (paths are bytes on POSIX,
+// and a cause may quote the bytes of a broken document): undecodable bytes
+// appear as \xNN escapes instead of failing the conversion.
+nb::str text(const std::string& s) {
+  return nb::steal<nb::str>(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace"));
+}
+
 void raise_error(const Error& e) {
   // Runs with the GIL held (nanobind calls translators from the binding layer).
   try {
     nb::module_ errors = nb::module_::import_("zarrgpu.errors");
     nb::object cls = errors.attr(class_name(e.kind()));
-    nb::object exc = cls(nb::str(e.what()));
+    nb::object exc = cls(text(e.what()));
     exc.attr("kind") = nb::str(kind_name(e.kind()));
-    exc.attr("cause") = nb::str(e.cause().c_str(), e.cause().size());
+    exc.attr("cause") = text(e.cause());
     const ErrorContext& c = e.context();
-    exc.attr("array") = nb::str(c.array.c_str(), c.array.size());
-    exc.attr("chunk_key") = nb::str(c.chunk_key.c_str(), c.chunk_key.size());
-    exc.attr("codec") = nb::str(c.codec.c_str(), c.codec.size());
-    exc.attr("store") = nb::str(c.store.c_str(), c.store.size());
+    exc.attr("array") = text(c.array);
+    exc.attr("chunk_key") = text(c.chunk_key);
+    exc.attr("codec") = text(c.codec);
+    exc.attr("store") = text(c.store);
+    exc.attr("document") = text(c.document);
     PyErr_SetObject(cls.ptr(), exc.ptr());
   } catch (nb::python_error& pe) {
     // zarrgpu.errors failed to import: still say what went wrong in C++.

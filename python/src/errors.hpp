@@ -4,7 +4,12 @@
 
 #include <nanobind/nanobind.h>
 
+#include "zarrgpu/error.hpp"
+
 namespace zarrgpu::python {
+
+// The exception's `kind` attribute: the enumerator's name ("invalid_metadata").
+const char* kind_name(ErrorKind kind);
 
 void register_error_translator(nanobind::module_& m);
 

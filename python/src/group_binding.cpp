@@ -28,7 +28,7 @@ void bind_group(nb::module_& m) {
                      const std::string& attributes_doc, bool overwrite) {
                     GroupMetadata meta;
                     meta.zarr_format = zarr_format;
-                    meta.attributes = json::parse(attributes_doc);
+                    meta.attributes = parse_metadata_document(attributes_doc, {path, "", "", url});
                     auto store = open_store(url, /*create=*/true);
                     nb::gil_scoped_release release;
                     return Group::create(std::move(store), path, std::move(meta), overwrite);
@@ -41,7 +41,7 @@ void bind_group(nb::module_& m) {
       .def("members", [](const Group& g) { nb::gil_scoped_release r; return g.members(); })
       .def("tree",
            [](const Group& g) {
-             std::map<std::string, NodeMetadata> tree;
+             std::map<std::string, TreeNode> tree;
              {
                nb::gil_scoped_release r;
                tree = g.tree();
@@ -51,10 +51,20 @@ void bind_group(nb::module_& m) {
              return to_python(doc);
            },
            "Every node below this group: relative path -> metadata (consolidated when available).")
+      .def("member",
+           [](const Group& g, const std::string& p) {
+             TreeNode node;
+             {
+               nb::gil_scoped_release r;
+               node = g.member(p);
+             }
+             return to_python(describe(node));
+           },
+           "One node below this group, as tree() lists it (never raises for an unreadable node).")
       .def("open_array", [](const Group& g, const std::string& p) { nb::gil_scoped_release r; return g.open_array(p); })
       .def("open_group", [](const Group& g, const std::string& p) { nb::gil_scoped_release r; return g.open_group(p); })
       .def("set_attributes", [](Group& g, const std::string& attributes_doc) {
-        json attrs = json::parse(attributes_doc);
+        json attrs = parse_metadata_document(attributes_doc, {g.path(), "", "", ""});
         nb::gil_scoped_release r;
         g.set_attributes(std::move(attrs));
       });

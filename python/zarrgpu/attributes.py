@@ -28,11 +28,13 @@ def _json_value(x: Any) -> Any:
 
 
 def attributes_json(attrs: Mapping | None) -> str:
-    """The attributes as the JSON text the core takes (NaN/Infinity refused: not JSON)."""
+    """The attributes as the JSON text the core takes. NaN and ±inf go as Python's json
+    module (so zarr-python) writes them, bare NaN/Infinity/-Infinity, and stay so in the
+    documents the core writes."""
     try:
-        return json.dumps(dict(attrs or {}), default=_json_value, allow_nan=False)
-    except ValueError as e:
-        raise InvalidArgumentError(f"attributes must be JSON (no NaN/Infinity): {e}") from None
+        return json.dumps(dict(attrs or {}), default=_json_value)
+    except (ValueError, RecursionError) as e:
+        raise InvalidArgumentError(f"attributes must be JSON: {e}") from None
 
 
 class Attributes(MutableMapping):

@@ -1,9 +1,9 @@
 """Exception classes, one per C++ ``zarrgpu::ErrorKind``.
 
 Every error raised from the C++ core is a :class:`ZarrgpuError` whose message is
-the C++ error's (cause plus context: array, chunk key, codec, store) and whose
-attributes ``kind``, ``cause``, ``array``, ``chunk_key``, ``codec`` and ``store``
-carry the fields. Each class also derives from the closest builtin exception,
+the C++ error's (cause plus context: array, chunk key or metadata document, codec,
+store) and whose attributes ``kind``, ``cause``, ``array``, ``chunk_key``,
+``document``, ``codec`` and ``store`` carry the fields. Each class also derives from the closest builtin exception,
 so ``except KeyError`` / ``except ValueError`` code keeps working.
 """
 
@@ -17,6 +17,7 @@ class ZarrgpuError(Exception):
     cause: str = ""
     array: str = ""
     chunk_key: str = ""
+    document: str = ""  # the store key of a metadata document ("a/zarr.json")
     codec: str = ""
     store: str = ""
 

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 from . import _zarrgpu
 from ._node import Node
 from .array import Array
-from .errors import NotFoundError, ReadOnlyError
+from .errors import InvalidMetadataError, NotFoundError, ReadOnlyError, UnsupportedError
 
 
 class Group(Node):
@@ -38,21 +38,35 @@ class Group(Node):
         return self._core.is_consolidated
 
     def tree(self) -> dict[str, dict]:
-        """Every node below: relative path -> metadata document (consolidated when available)."""
+        """Every node below: relative path -> metadata document (consolidated when available).
+
+        A node zarrgpu cannot open (unsupported data type or codec, broken metadata) is
+        listed as ``{"node_type": "array" | "group" | None, "zarr_format": n,
+        "unreadable": {"kind", "cause", "message"}}``; ``group[path]`` raises its error."""
         if self._tree is None:
             self._tree = self._core.tree()
         return self._tree
 
-    def member_kinds(self) -> dict[str, str]:
-        """Direct members -> "array" or "group"; from consolidated metadata when present
-        (no listing of the store), else one metadata read per member."""
+    def member_kinds(self) -> dict[str, str | None]:
+        """Direct members -> "array" or "group" (None: unreadable, type unknown); from
+        consolidated metadata when present (no listing of the store), else one metadata
+        read per member. Unreadable members are included: see :meth:`unreadable`."""
         if self.is_consolidated:
             return {n: m["node_type"] for n, m in self.tree().items() if "/" not in n}
-        out = {}
-        for name in self._core.members():
-            full = posixpath.join(self.path, name) if self.path else name
-            out[name] = _zarrgpu.open_node(self._url, full)["node_type"]
-        return out
+        return {name: self._member(name)["node_type"] for name in self._core.members()}
+
+    def unreadable(self) -> dict[str, str]:
+        """Direct members zarrgpu cannot open -> the reason (the error ``group[name]`` raises)."""
+        if self.is_consolidated:
+            nodes = {n: m for n, m in self.tree().items() if "/" not in n}
+        else:
+            nodes = {name: self._member(name) for name in self._core.members()}
+        return {n: m["unreadable"]["message"] for n, m in nodes.items() if "unreadable" in m}
+
+    def _member(self, name: str) -> dict:
+        """One direct member's metadata document, as tree() lists it (never raises for
+        an unreadable member)."""
+        return self._core.member(name)
 
     def member_names(self) -> list[str]:
         return sorted(self._core.members())
@@ -74,6 +88,8 @@ class Group(Node):
             self[name]
         except NotFoundError:
             return False
+        except (InvalidMetadataError, UnsupportedError):
+            return True  # there, but unreadable
         return True
 
     def __getitem__(self, name: str) -> "Array | Group":

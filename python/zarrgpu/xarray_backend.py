@@ -13,6 +13,9 @@ format 3: it goes to ``encoding["fill_value"]``), and CF decoding by xarray's ow
 - ``encoding["compressors"]``, ``["filters"]`` and ``["serializer"]`` are the codec
   dicts (v3 ``{"name", "configuration"}``, v2 numcodecs ``{"id", ...}``) rather than
   zarr-python codec objects; zarr-python accepts these dicts when writing.
+- ``drop_variables`` are never opened: a member zarrgpu cannot read (unsupported data
+  type or codec, broken metadata) can be dropped and the rest opens. Without it, such a
+  member raises its own error (xarray's engine opens every array first).
 - Consolidated metadata (v2 ``.zmetadata``, v3 inline) is used when present
   (``consolidated=None``); ``consolidated=True`` requires it, ``consolidated=False``
   reads every member's own metadata (a store another writer changed without
@@ -120,19 +123,27 @@ def _is_cf_time(attrs: dict) -> bool:
 class ZarrgpuDataStore(AbstractDataStore):
     """A zarrgpu group as xarray's AbstractDataStore (read-only)."""
 
-    def __init__(self, group: Group, device: str = "cpu", use_zarr_fill_value_as_mask: bool | None = None):
+    def __init__(self, group: Group, device: str = "cpu", use_zarr_fill_value_as_mask: bool | None = None,
+                 drop_variables: Iterable[str] = ()):
         self.group = group
         self.device = parse_device(device)
         if use_zarr_fill_value_as_mask is None:
             # xarray's default: format 2 data historically meant fill_value as _FillValue.
             use_zarr_fill_value_as_mask = group.zarr_format == 2
         self._use_zarr_fill_value_as_mask = use_zarr_fill_value_as_mask
-        self._array_names = sorted(n for n, kind in group.member_kinds().items() if kind == "array")
+        # Dropped variables are never opened, so an unreadable one (unsupported data type
+        # or codec, broken metadata) does not stop the rest; any other unreadable member
+        # that may be an array raises its own error when the dataset reads it.
+        dropped = set(drop_variables)
+        self._array_names = sorted(
+            n for n, kind in group.member_kinds().items() if kind in ("array", None) and n not in dropped
+        )
         self._arrays: dict[str, Array] = {}
 
     @classmethod
     def open(cls, url: str, group: str | None = None, consolidated: bool | None = None, device: str = "cpu",
-             use_zarr_fill_value_as_mask: bool | None = None) -> "ZarrgpuDataStore":
+             use_zarr_fill_value_as_mask: bool | None = None,
+             drop_variables: Iterable[str] = ()) -> "ZarrgpuDataStore":
         path = (group or "").strip("/")
         node = _zarrgpu.open_node(url, path)
         if node["node_type"] != "group":
@@ -143,7 +154,7 @@ class ZarrgpuDataStore(AbstractDataStore):
         # consolidated: None uses consolidated metadata when present, False reads each
         # member's own metadata, True requires it (InvalidArgumentError, a ValueError, without), as zarr-python.
         g = Group(_zarrgpu.Group.open(url, path, consolidated), url, "r", consolidated)
-        return cls(g, device, use_zarr_fill_value_as_mask)
+        return cls(g, device, use_zarr_fill_value_as_mask, drop_variables)
 
     def _array(self, name: str) -> Array:
         if name not in self._arrays:
@@ -287,8 +298,10 @@ class ZarrgpuBackendEntrypoint(BackendEntrypoint):
         path = _path(filename_or_obj)
         if path is None:
             raise TypeError(f"engine='zarrgpu' opens a path or file:// URL, got {type(filename_or_obj).__name__}")
+        dropped = [drop_variables] if isinstance(drop_variables, str) else list(drop_variables or ())
         store = ZarrgpuDataStore.open(path, group=group, consolidated=consolidated, device=device,
-                                      use_zarr_fill_value_as_mask=use_zarr_fill_value_as_mask)
+                                      use_zarr_fill_value_as_mask=use_zarr_fill_value_as_mask,
+                                      drop_variables=dropped)
         with close_on_error(store):
             ds = StoreBackendEntrypoint().open_dataset(
                 store,

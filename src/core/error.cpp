@@ -22,12 +22,14 @@ std::string format_message(ErrorKind kind, const std::string& cause, const Error
   auto add = [&m](const char* label, const std::string& v) {
     if (!v.empty()) { m += ", "; m += label; m += " '"; m += v; m += "'"; }
   };
-  if (!c.array.empty() || !c.chunk_key.empty() || !c.codec.empty() || !c.store.empty()) {
+  if (!c.array.empty() || !c.chunk_key.empty() || !c.codec.empty() || !c.store.empty() || !c.document.empty()) {
     m += " (";
     std::string ctx;
     m.swap(ctx);
     add("store", c.store);
-    if (!c.array.empty() || !c.chunk_key.empty()) add("array", c.array.empty() ? std::string("/") : c.array);
+    if (!c.array.empty() || !c.chunk_key.empty() || !c.document.empty())
+      add("array", c.array.empty() ? std::string("/") : c.array);
+    add("document", c.document);
     add("chunk", c.chunk_key);
     add("codec", c.codec);
     ctx += m.substr(2);  // drop the leading ", "
@@ -50,6 +52,7 @@ Error Error::with_context(const ErrorContext& outer) const {
   if (c.chunk_key.empty()) c.chunk_key = outer.chunk_key;
   if (c.codec.empty()) c.codec = outer.codec;
   if (c.store.empty()) c.store = outer.store;
+  if (c.document.empty()) c.document = outer.document;
   return Error(kind_, cause_, std::move(c));
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/node_documents.hpp"
+#include "metadata/node_metadata.hpp"
 #include "engine/node_path.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
@@ -13,20 +14,19 @@ namespace zarrgpu {
 
 namespace {
 
-json parse_json(const Bytes& bytes, const std::string& key, const std::string& path, const Store& store) {
-  try {
-    return json::parse(reinterpret_cast<const char*>(bytes.data()),
-                       reinterpret_cast<const char*>(bytes.data()) + bytes.size());
-  } catch (const json::exception& e) {
-    throw Error(ErrorKind::invalid_metadata, "'" + key + "' is not valid JSON: " + e.what(),
-                {path, key, "", store.describe()});
-  }
-}
-
-// The node's metadata documents, read in one batch.
+// The node's metadata documents, read in one batch. A document that is found
+// but does not parse is kept as the error it gives, so that a listing can name
+// the node as unreadable.
 struct NodeDocuments {
   std::optional<json> zarr_json, zarray, zgroup, zattrs;
+  std::optional<Error> unparsable;  // the first found document that did not parse
+  bool has_zarr_json = false, has_zarray = false, has_zgroup = false;
 };
+
+json parse_document(const Bytes& bytes, const std::string& key, const std::string& path, const Store& store) {
+  return parse_metadata_document(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                                 {path, "", "", store.describe(), key});
+}
 
 NodeDocuments read_node_documents(Store& store, const std::string& path) {
   static constexpr const char* names[] = {"zarr.json", ".zarray", ".zgroup", ".zattrs"};
@@ -39,27 +39,92 @@ NodeDocuments read_node_documents(Store& store, const std::string& path) {
     throw e.with_context({path, "", "", store.describe()});
   }
   NodeDocuments d;
+  d.has_zarr_json = res[0].found;
+  d.has_zarray = res[1].found;
+  d.has_zgroup = res[2].found;
   std::optional<json>* slots[] = {&d.zarr_json, &d.zarray, &d.zgroup, &d.zattrs};
   for (std::size_t i = 0; i < reqs.size(); ++i) {
-    if (res[i].found) *slots[i] = parse_json(res[i].data, reqs[i].request.key, path, store);
+    if (!res[i].found) continue;
+    try {
+      *slots[i] = parse_document(res[i].data, reqs[i].request.key, path, store);
+    } catch (const Error& e) {
+      if (!d.unparsable) d.unparsable = e;
+    }
   }
   return d;
 }
 
 NodeMetadata node_from_documents(const NodeDocuments& d, const std::string& path, const Store& store) {
   const ErrorContext ctx{path, "", "", store.describe()};
+  // zarr.json decides alone (format 3 first); a broken .zattrs beside it does not matter.
+  const bool v3 = d.has_zarr_json;
+  if (d.unparsable && (!v3 || d.unparsable->context().document == engine::join_key(path, "zarr.json")))
+    throw *d.unparsable;
   try {
     if (d.zarr_json) return parse_zarr_json(*d.zarr_json, path);
     const json attrs = d.zattrs ? *d.zattrs : json::object();
     if (d.zarray) return parse_zarray(*d.zarray, attrs, path);
     if (d.zgroup) return parse_zgroup(*d.zgroup, attrs, path);
   } catch (const Error& e) {
-    throw e.with_context(ctx);
+    const char* name = d.zarr_json ? "zarr.json" : d.zarray ? ".zarray" : ".zgroup";
+    throw e.with_context({path, "", "", store.describe(), engine::join_key(path, name)});
   }
   throw Error(ErrorKind::not_found,
               "no Zarr array or group at '" + path + "' in " + store.describe() +
                   " (no zarr.json, .zarray or .zgroup)",
               ctx);
+}
+
+// The node as a listing shows it: unreadable (with the documents that parsed)
+// where opening it would throw for the node's own sake.
+TreeNode tree_node(const std::shared_ptr<Store>& store, const std::string& path) {
+  const NodeDocuments d = read_node_documents(*store, path);
+  try {
+    NodeMetadata node = node_from_documents(d, path, *store);
+    if (auto* a = std::get_if<ArrayMetadata>(&node)) {
+      Array(store, path, *a);  // builds the codec chain: an unknown codec shows here
+      return std::move(*a);
+    }
+    return std::get<GroupMetadata>(std::move(node));
+  } catch (const Error& e) {
+    if (!metadata::makes_node_unreadable(e)) throw;
+    UnreadableNode u{d.has_zarr_json ? 3 : 2, "", json::object(), e};
+    if (d.zarr_json) u.node_type = metadata::declared_node_type(*d.zarr_json);
+    else if (!d.has_zarr_json && d.has_zarray != d.has_zgroup) u.node_type = d.has_zarray ? "array" : "group";
+    if (d.zarr_json) u.documents["zarr.json"] = *d.zarr_json;
+    if (!d.has_zarr_json) {
+      if (d.zarray) u.documents[".zarray"] = *d.zarray;
+      if (d.zgroup) u.documents[".zgroup"] = *d.zgroup;
+      if (d.zattrs) u.documents[".zattrs"] = *d.zattrs;
+    }
+    return u;
+  }
+}
+
+// A consolidated array whose codec chain cannot be built is listed as unreadable too.
+TreeNode usable(TreeNode node, const std::shared_ptr<Store>& store, const std::string& path,
+                const std::string& document) {
+  const ErrorContext ctx{path, "", "", store->describe(), document};
+  if (auto* u = std::get_if<UnreadableNode>(&node)) {
+    u->error = u->error.with_context(ctx);
+    return node;
+  }
+  const auto* a = std::get_if<ArrayMetadata>(&node);
+  if (a == nullptr) return node;
+  try {
+    Array(store, path, *a);
+    return node;
+  } catch (const Error& e) {
+    if (!metadata::makes_node_unreadable(e)) throw;
+    json documents;
+    if (a->zarr_format == 3) {
+      documents["zarr.json"] = to_zarr_json(*a);
+    } else {
+      documents[".zarray"] = to_zarray(*a);
+      if (!a->attributes.empty()) documents[".zattrs"] = a->attributes;
+    }
+    return UnreadableNode{a->zarr_format, "array", std::move(documents), e.with_context(ctx)};
+  }
 }
 
 }  // namespace
@@ -84,10 +149,18 @@ Group Group::open(std::shared_ptr<Store> store, std::string path, std::optional<
   g.metadata_ = std::get<GroupMetadata>(std::move(node));
   if (consolidated == false) return g;  // the members' own metadata, as asked
   try {
+    std::string document;
     if (docs.zarr_json) {
       g.consolidated_ = parse_consolidated_v3(*docs.zarr_json, path);
-    } else if (auto zmeta = g.store_->get(engine::join_key(path, ".zmetadata"))) {
-      g.consolidated_ = parse_zmetadata(parse_json(*zmeta, engine::join_key(path, ".zmetadata"), path, *g.store_), path);
+      document = engine::join_key(path, "zarr.json");
+    } else {
+      document = engine::join_key(path, ".zmetadata");
+      if (auto zmeta = g.store_->get(document))
+        g.consolidated_ = parse_zmetadata(parse_document(*zmeta, document, path, *g.store_), path);
+    }
+    if (g.consolidated_) {
+      for (auto& [rel, node] : g.consolidated_->nodes)
+        node = usable(std::move(node), g.store_, engine::join_key(path, rel), document);
     }
   } catch (const Error& e) {
     throw e.with_context(ctx);
@@ -158,9 +231,9 @@ std::vector<std::string> Group::members() const {
   return child_nodes(*store_, path_);
 }
 
-std::map<std::string, NodeMetadata> Group::tree() const {
+std::map<std::string, TreeNode> Group::tree() const {
   if (consolidated_) return consolidated_->nodes;
-  std::map<std::string, NodeMetadata> out;
+  std::map<std::string, TreeNode> out;
   // Down through the groups only: an array's directory holds chunks, not nodes.
   std::vector<std::string> pending{""};
   while (!pending.empty()) {
@@ -168,7 +241,7 @@ std::map<std::string, NodeMetadata> Group::tree() const {
     pending.pop_back();
     for (const auto& child : child_nodes(*store_, engine::join_key(path_, rel_group))) {
       const std::string rel = engine::join_key(rel_group, child);
-      NodeMetadata node = open_node(*store_, engine::join_key(path_, rel));
+      TreeNode node = tree_node(store_, engine::join_key(path_, rel));
       if (std::holds_alternative<GroupMetadata>(node)) pending.push_back(rel);
       out.emplace(rel, std::move(node));
     }
@@ -176,12 +249,20 @@ std::map<std::string, NodeMetadata> Group::tree() const {
   return out;
 }
 
+TreeNode Group::member(const std::string& relative_path) const {
+  const std::string rel = engine::normalize_node_path(relative_path);
+  if (consolidated_) {
+    if (auto it = consolidated_->nodes.find(rel); it != consolidated_->nodes.end()) return it->second;
+  }
+  return tree_node(store_, engine::join_key(path_, rel));
+}
+
 Array Group::open_array(const std::string& relative_path) const {
   const std::string rel = engine::normalize_node_path(relative_path);
   if (consolidated_) {
-    if (auto it = consolidated_->nodes.find(rel);
-        it != consolidated_->nodes.end() && std::holds_alternative<ArrayMetadata>(it->second)) {
-      return Array(store_, engine::join_key(path_, rel), std::get<ArrayMetadata>(it->second));
+    if (auto it = consolidated_->nodes.find(rel); it != consolidated_->nodes.end()) {
+      if (const auto* u = std::get_if<UnreadableNode>(&it->second)) throw u->error;
+      if (const auto* a = std::get_if<ArrayMetadata>(&it->second)) return Array(store_, engine::join_key(path_, rel), *a);
     }
   }
   return Array::open(store_, engine::join_key(path_, rel));
@@ -210,6 +291,9 @@ void consolidate_metadata(std::shared_ptr<Store> store, const std::string& path)
 Group Group::open_group(const std::string& relative_path) const {
   const std::string rel = engine::normalize_node_path(relative_path);
   if (consolidated_ && !rel.empty()) {
+    if (auto it = consolidated_->nodes.find(rel); it != consolidated_->nodes.end()) {
+      if (const auto* u = std::get_if<UnreadableNode>(&it->second)) throw u->error;
+    }
     if (auto it = consolidated_->nodes.find(rel);
         it != consolidated_->nodes.end() && std::holds_alternative<GroupMetadata>(it->second)) {
       // The sub-tree of the consolidated metadata, re-rooted at the child.

@@ -10,20 +10,15 @@ namespace zarrgpu::engine {
 namespace {
 
 void put(Store& store, const std::string& key, const json& doc) {
-  const std::string text = doc.dump(2);
+  const std::string text = dump_metadata_document(doc);
   store.write(key, std::as_bytes(std::span(text.data(), text.size())));
 }
 
 std::optional<json> get_json(Store& store, const std::string& key, const std::string& path) {
   auto bytes = store.get(key);
   if (!bytes) return std::nullopt;
-  try {
-    return json::parse(reinterpret_cast<const char*>(bytes->data()),
-                       reinterpret_cast<const char*>(bytes->data()) + bytes->size());
-  } catch (const json::exception& e) {
-    throw Error(ErrorKind::invalid_metadata, "'" + key + "' is not valid JSON: " + e.what(),
-                {path, key, "", store.describe()});
-  }
+  return parse_metadata_document(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()),
+                                 {path, "", "", store.describe(), key});
 }
 
 // `path` relative to the group `group` ("" when they are the same node).

@@ -22,17 +22,12 @@ void check_extension_members(const json& doc, std::initializer_list<std::string_
 namespace {
 
 DataType parse_data_type(const json& j, const FieldPath& at) {
-  std::string name;
-  if (j.is_object()) {
-    // The extension-object form {"name": "bfloat16"} of a type without configuration.
-    name = as_string(require(j, "name", at), at / "name");
-    if (const json* c = find(j, "configuration"); c != nullptr && !(c->is_object() && c->empty()))
-      fail(ErrorKind::unsupported, at / "configuration", "data type \"" + name + "\" takes no configuration");
-  } else {
-    name = as_string(j, at);
-  }
+  // A bare name, or the extension-object form {"name": "bfloat16"}.
+  const std::string name = j.is_object() ? as_string(require(j, "name", at), at / "name") : as_string(j, at);
   auto t = from_v3_name(name);
   if (!t) fail(ErrorKind::unsupported, at, "unknown data type \"" + name + "\"");
+  if (const json* c = find(j, "configuration"); c != nullptr && !(c->is_object() && c->empty()))
+    fail(ErrorKind::unsupported, at / "configuration", "data type \"" + name + "\" takes no configuration");
   return *t;
 }
 

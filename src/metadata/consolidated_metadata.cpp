@@ -48,7 +48,13 @@ std::optional<ConsolidatedMetadata> parse_consolidated_v3(const json& group_doc,
     if (!valid_relative_path(key))
       fail(ErrorKind::invalid_metadata, cat / "metadata" / key, "not a relative node path");
     const std::string node = join(path, key);
-    out.nodes.emplace(key, metadata::parse_zarr_json(doc, FieldPath{node, ""}));
+    try {
+      out.nodes.emplace(key, std::visit([](auto&& m) -> TreeNode { return std::move(m); },
+                                        metadata::parse_zarr_json(doc, FieldPath{node, ""})));
+    } catch (const Error& e) {
+      if (!metadata::makes_node_unreadable(e)) throw;
+      out.nodes.emplace(key, UnreadableNode{3, metadata::declared_node_type(doc), {{"zarr.json", doc}}, e});
+    }
   }
   return out;
 }
@@ -89,14 +95,24 @@ ConsolidatedMetadata parse_zmetadata(const json& doc, std::string_view path) {
     const json* zattrs = metadata::find(entries, node + "/.zattrs");
     const json no_attrs = nullptr;
     const std::string node_path = join(path, node);
-    if (zarray != nullptr && zgroup != nullptr)
-      fail(ErrorKind::invalid_metadata, mat / (node + "/.zgroup"), "node is both an array and a group");
-    if (zarray != nullptr) {
-      out.nodes.emplace(node, parse_zarray(*zarray, zattrs ? *zattrs : no_attrs, node_path));
-    } else if (zgroup != nullptr) {
-      out.nodes.emplace(node, parse_zgroup(*zgroup, zattrs ? *zattrs : no_attrs, node_path));
-    } else {
-      fail(ErrorKind::invalid_metadata, mat / (node + "/.zattrs"), "attributes of a node with no .zarray or .zgroup");
+    try {
+      if (zarray != nullptr && zgroup != nullptr)
+        fail(ErrorKind::invalid_metadata, mat / (node + "/.zgroup"), "node is both an array and a group");
+      if (zarray != nullptr) {
+        out.nodes.emplace(node, parse_zarray(*zarray, zattrs ? *zattrs : no_attrs, node_path));
+      } else if (zgroup != nullptr) {
+        out.nodes.emplace(node, parse_zgroup(*zgroup, zattrs ? *zattrs : no_attrs, node_path));
+      } else {
+        fail(ErrorKind::invalid_metadata, mat / (node + "/.zattrs"), "attributes of a node with no .zarray or .zgroup");
+      }
+    } catch (const Error& e) {
+      if (!metadata::makes_node_unreadable(e)) throw;
+      json documents = json::object();
+      if (zarray != nullptr) documents[".zarray"] = *zarray;
+      if (zgroup != nullptr) documents[".zgroup"] = *zgroup;
+      if (zattrs != nullptr) documents[".zattrs"] = *zattrs;
+      const char* type = zarray != nullptr && zgroup == nullptr ? "array" : zgroup != nullptr && zarray == nullptr ? "group" : "";
+      out.nodes.emplace(node, UnreadableNode{2, type, std::move(documents), e});
     }
   }
   return out;
@@ -108,8 +124,15 @@ namespace zarrgpu {
 
 json to_zarr_json(const GroupMetadata& m, const ConsolidatedMetadata& c) {
   json nodes = json::object();
-  for (const auto& [path, node] : c.nodes)
-    nodes[path] = std::visit([](const auto& n) { return to_zarr_json(n); }, node);
+  for (const auto& [path, node] : c.nodes) {
+    if (const auto* a = std::get_if<ArrayMetadata>(&node)) {
+      nodes[path] = to_zarr_json(*a);
+    } else if (const auto* g = std::get_if<GroupMetadata>(&node)) {
+      nodes[path] = to_zarr_json(*g);
+    } else if (const json* doc = metadata::find(std::get<UnreadableNode>(node).documents, "zarr.json")) {
+      nodes[path] = *doc;
+    }
+  }
   json doc = to_zarr_json(m);
   doc["consolidated_metadata"] = {{"kind", "inline"}, {"must_understand", false}, {"metadata", std::move(nodes)}};
   return doc;
@@ -123,10 +146,12 @@ json to_zmetadata(const GroupMetadata& root, const ConsolidatedMetadata& c) {
     if (const auto* a = std::get_if<ArrayMetadata>(&node)) {
       entries[path + "/.zarray"] = to_zarray(*a);
       if (json attrs = to_zattrs(*a); !attrs.empty()) entries[path + "/.zattrs"] = std::move(attrs);
+    } else if (const auto* g = std::get_if<GroupMetadata>(&node)) {
+      entries[path + "/.zgroup"] = to_zgroup(*g);
+      if (!g->attributes.empty()) entries[path + "/.zattrs"] = g->attributes;
     } else {
-      const auto& g = std::get<GroupMetadata>(node);
-      entries[path + "/.zgroup"] = to_zgroup(g);
-      if (!g.attributes.empty()) entries[path + "/.zattrs"] = g.attributes;
+      for (const auto& [name, doc] : std::get<UnreadableNode>(node).documents.items())
+        if (name != "zarr.json") entries[path + "/" + name] = doc;
     }
   }
   return {{"metadata", std::move(entries)}, {"zarr_consolidated_format", 1}};

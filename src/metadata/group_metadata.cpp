@@ -22,6 +22,15 @@ void expect_zarr_format(const json& doc, int expected, const FieldPath& at) {
          "expected " + std::to_string(expected) + ", got " + std::to_string(f));
 }
 
+bool makes_node_unreadable(const Error& e) noexcept {
+  return e.kind() == ErrorKind::invalid_metadata || e.kind() == ErrorKind::unsupported;
+}
+
+std::string declared_node_type(const json& zarr_json) {
+  const json* t = find(zarr_json, "node_type");
+  return t != nullptr && t->is_string() && (*t == "array" || *t == "group") ? t->get<std::string>() : "";
+}
+
 namespace {
 GroupMetadata parse_group_v3(const json& doc, const FieldPath& at) {
   // consolidated_metadata (zarr-python) is read by parse_consolidated_v3;

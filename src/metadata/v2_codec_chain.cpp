@@ -106,10 +106,9 @@ DataType filter_output_type(const std::string& id, const json& f, DataType given
   return *t;
 }
 
-}  // namespace
-
-std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, std::size_t ndim,
-                                      std::string_view path) {
+// `codec`: the id of the filter or compressor being read, for error context.
+std::vector<CodecSpec> build_chain(const ArrayMetadata::V2& v2, DataType t, std::size_t ndim, std::string_view path,
+                                   std::string& codec) {
   const FieldPath at{path, ""};
   std::vector<CodecSpec> chain;
 
@@ -132,6 +131,7 @@ std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, s
       const json& f = v2.filters[i];
       const FieldPath iat = fat[i];
       const std::string id = metadata::as_string(metadata::require(f, "id", iat), iat / "id");
+      codec = id;
       if (is_value_filter(id)) {
         if (!byte_filters.empty())
           fail(ErrorKind::unsupported, iat / "id",
@@ -156,11 +156,27 @@ std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, s
     const FieldPath cat = at / "compressor";
     const json& c = v2.compressor;
     const std::string id = metadata::as_string(metadata::require(c, "id", cat), cat / "id");
+    codec = id;
     // numcodecs takes the item size of the buffer it is given: the encoded
     // type, or bytes after a byte filter.
     chain.push_back(bytes_codec_spec(id, c, byte_filters.empty() ? size_of(encoded) : 1, cat, "compressor"));
   }
   return chain;
+}
+
+}  // namespace
+
+std::vector<CodecSpec> v2_codec_chain(const ArrayMetadata::V2& v2, DataType t, std::size_t ndim,
+                                      std::string_view path) {
+  std::string codec;
+  try {
+    return build_chain(v2, t, ndim, path, codec);
+  } catch (const Error& e) {
+    // Name the filter or compressor, as errors of format 3 codecs do.
+    ErrorContext context;
+    context.codec = codec;
+    throw e.with_context(context);
+  }
 }
 
 }  // namespace zarrgpu

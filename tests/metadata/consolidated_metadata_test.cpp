@@ -16,7 +16,8 @@ TEST(ConsolidatedMetadataV3, CorpusGroupMatchesItsNodes) {
   ASSERT_EQ(c->nodes.size(), 4u);
   for (const char* name : {"data", "lat", "lon", "time"}) {
     ASSERT_TRUE(c->nodes.contains(name)) << name;
-    EXPECT_EQ(c->nodes.at(name), parse_zarr_json(read_json_file(store + "/" + name + "/zarr.json"), name)) << name;
+    const NodeMetadata node = parse_zarr_json(read_json_file(store + "/" + name + "/zarr.json"), name);
+    EXPECT_EQ(c->nodes.at(name), std::visit([](const auto& m) { return TreeNode(m); }, node)) << name;
   }
   const auto& data = std::get<ArrayMetadata>(c->nodes.at("data"));
   EXPECT_EQ(data.shape, (std::vector<std::uint64_t>{6, 3, 19, 36}));
@@ -39,10 +40,28 @@ json consolidated(json nodes) {
 
 TEST(ConsolidatedMetadataV3, BadInputNamesTheNode) {
   json bad_array = {{"zarr_format", 3}, {"node_type", "array"}, {"shape", {2}}};
-  EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(consolidated({{"sub/x", bad_array}}), "root"); },
-                           ErrorKind::invalid_metadata, {"'root/sub/x'", "data_type", "missing"}));
-  EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(consolidated({{"sub/x", bad_array}}), ""); },
-                           ErrorKind::invalid_metadata, {"'sub/x'", "data_type"}));
+  // A node's own bad metadata makes that node unreadable (issue 31), holding the
+  // error that reading it alone would throw.
+  auto node_error = [&](const std::string& group) {
+    return [&, group] {
+      const auto c = parse_consolidated_v3(consolidated({{"sub/x", bad_array}, {"ok", {{"zarr_format", 3},
+                                                         {"node_type", "group"}}}}), group);
+      EXPECT_TRUE(std::holds_alternative<GroupMetadata>(c->nodes.at("ok")));
+      const auto& u = std::get<UnreadableNode>(c->nodes.at("sub/x"));
+      EXPECT_EQ(u.node_type, "array");
+      EXPECT_EQ(u.documents, (json{{"zarr.json", bad_array}}));
+      throw u.error;
+    };
+  };
+  EXPECT_TRUE(throws_error(node_error("root"), ErrorKind::invalid_metadata, {"'root/sub/x'", "data_type", "missing"}));
+  EXPECT_TRUE(throws_error(node_error(""), ErrorKind::invalid_metadata, {"'sub/x'", "data_type"}));
+  json unknown_type = bad_array;
+  unknown_type["data_type"] = {{"name", "float8_e9m9"}, {"configuration", {{"unit", "s"}}}};
+  EXPECT_TRUE(throws_error(
+      [&] {
+        throw std::get<UnreadableNode>(parse_consolidated_v3(consolidated({{"t", unknown_type}}), "")->nodes.at("t")).error;
+      },
+      ErrorKind::unsupported, {"'t'", "unknown data type \"float8_e9m9\""}));
   EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(consolidated(json::array()), "g"); },
                            ErrorKind::invalid_metadata, {"'g'", "consolidated_metadata.metadata"}));
   EXPECT_TRUE(throws_error([&] { parse_consolidated_v3(consolidated({{"../x", {{"zarr_format", 3}}}}), "g"); },
@@ -61,11 +80,11 @@ TEST(ConsolidatedMetadataV2, CorpusZmetadataMatchesItsFiles) {
   ConsolidatedMetadata c = parse_zmetadata(read_json_file(store + "/.zmetadata"), "");
   ASSERT_EQ(c.nodes.size(), 3u);
   EXPECT_EQ(c.nodes.at("air"),
-            NodeMetadata(parse_zarray(read_json_file(store + "/air/.zarray"),
+            TreeNode(parse_zarray(read_json_file(store + "/air/.zarray"),
                                       read_json_file(store + "/air/.zattrs"), "air")));
-  EXPECT_EQ(c.nodes.at("sub"), NodeMetadata(parse_zgroup(read_json_file(store + "/sub/.zgroup"), nullptr, "sub")));
+  EXPECT_EQ(c.nodes.at("sub"), TreeNode(parse_zgroup(read_json_file(store + "/sub/.zgroup"), nullptr, "sub")));
   EXPECT_EQ(c.nodes.at("sub/mask"),
-            NodeMetadata(parse_zarray(read_json_file(store + "/sub/mask/.zarray"), nullptr, "sub/mask")));
+            TreeNode(parse_zarray(read_json_file(store + "/sub/mask/.zarray"), nullptr, "sub/mask")));
   const auto& air = std::get<ArrayMetadata>(c.nodes.at("air"));
   EXPECT_EQ(air.attributes["_ARRAY_DIMENSIONS"], (json{"time", "lat", "lon"}));
   EXPECT_EQ(air.dimension_names, (std::vector<std::optional<std::string>>{"time", "lat", "lon"}));
@@ -80,13 +99,28 @@ TEST(ConsolidatedMetadataV2, BadInputNamesTheNode) {
   EXPECT_NO_THROW(parse_zmetadata(zmeta({{"a/.zarray", zarray}}), "g"));
   json bad = zarray;
   bad["chunks"] = {0};
-  EXPECT_TRUE(throws_error([&] { parse_zmetadata(zmeta({{"a/.zarray", bad}}), "g"); }, ErrorKind::invalid_metadata,
-                           {"'g/a'", "chunks[0]"}));
-  EXPECT_TRUE(throws_error([&] { parse_zmetadata(zmeta({{"a/.zattrs", json::object()}}), "g"); },
-                           ErrorKind::invalid_metadata, {"a/.zattrs", "no .zarray or .zgroup"}));
-  EXPECT_TRUE(throws_error(
-      [&] { parse_zmetadata(zmeta({{"a/.zarray", zarray}, {"a/.zgroup", {{"zarr_format", 2}}}}), "g"); },
-      ErrorKind::invalid_metadata, {"both an array and a group"}));
+  // A node's own bad metadata makes that node unreadable (issue 31), not the whole
+  // document: the error it holds is the one reading it alone would throw.
+  auto node_error = [&](json metadata) {
+    return [metadata = std::move(metadata), &zmeta] {
+      const ConsolidatedMetadata c = parse_zmetadata(zmeta(metadata), "g");
+      EXPECT_EQ(c.nodes.size(), 1u);
+      throw std::get<UnreadableNode>(c.nodes.at("a")).error;
+    };
+  };
+  EXPECT_TRUE(throws_error(node_error({{"a/.zarray", bad}}), ErrorKind::invalid_metadata, {"'g/a'", "chunks[0]"}));
+  EXPECT_TRUE(throws_error(node_error({{"a/.zattrs", json::object()}}), ErrorKind::invalid_metadata,
+                           {"a/.zattrs", "no .zarray or .zgroup"}));
+  EXPECT_TRUE(throws_error(node_error({{"a/.zarray", zarray}, {"a/.zgroup", {{"zarr_format", 2}}}}),
+                           ErrorKind::invalid_metadata, {"both an array and a group"}));
+  const auto unreadable = std::get<UnreadableNode>(parse_zmetadata(zmeta({{"a/.zarray", bad}}), "g").nodes.at("a"));
+  EXPECT_EQ(unreadable.node_type, "array");
+  EXPECT_EQ(unreadable.zarr_format, 2);
+  EXPECT_EQ(unreadable.documents, (json{{".zarray", bad}}));
+  // Written back, it keeps its documents.
+  EXPECT_EQ(to_zmetadata(GroupMetadata{2, json::object()},
+                         parse_zmetadata(zmeta({{"a/.zarray", bad}, {"a/.zattrs", {{"x", 1}}}}), "g"))["metadata"],
+            (json{{".zgroup", {{"zarr_format", 2}}}, {"a/.zarray", bad}, {"a/.zattrs", {{"x", 1}}}}));
   EXPECT_TRUE(throws_error([&] { parse_zmetadata(zmeta({{"a/.zfoo", 1}}), "g"); }, ErrorKind::invalid_metadata,
                            {"a/.zfoo"}));
   EXPECT_TRUE(throws_error([&] { parse_zmetadata({{"metadata", json::object()}, {"zarr_consolidated_format", 2}}, "g"); },

@@ -98,6 +98,9 @@ int run_convert(const std::vector<std::string>& argv) {
   auto explicit_path = args.value("array") ? args.value("array") : args.value("path");
   NodeTree tree = open_tree(locate_store(src_arg, explicit_path),
                             args.flag("no-consolidated") ? std::optional<bool>(false) : std::nullopt);
+  // A copy needs every node: the first unreadable one stops it, with its own error.
+  for (const auto& e : tree.nodes)
+    if (const auto* u = std::get_if<UnreadableNode>(&e.metadata)) throw u->error;
   if (args.value("array") && !tree.nodes.front().is_array())
     throw Error(ErrorKind::invalid_argument, "'" + *args.value("array") + "' is a group; use --path for a group",
                 {tree.location.path, "", "", tree.store->describe()});

@@ -29,6 +29,8 @@ const char* kUsage =
     "chunks (and inner chunks when sharded), codecs, dimension names, fill value,\n"
     "stored size (the sum of the sizes of its keys), uncompressed size and ratio.\n"
     "A PATH inside a store (data.zarr/air) is found by walking up to the store root.\n"
+    "A node below that zarrgpu cannot open (unsupported data type or codec, broken\n"
+    "metadata) is listed as unreadable, with the reason; the rest is shown as usual.\n"
     "\noptions:\n";
 
 struct ArraySizes {
@@ -82,6 +84,13 @@ json describe(const NodeTree& tree, const NodeEntry& e) {
   json j;
   j["path"] = e.path;
   j["zarr_format"] = e.zarr_format();
+  if (const auto* u = std::get_if<UnreadableNode>(&e.metadata)) {
+    // Listed with the reason; the rest of the tree is shown as usual.
+    j["node_type"] = u->node_type.empty() ? json(nullptr) : json(u->node_type);
+    j["unreadable"] = {{"kind", to_string(u->error.kind())}, {"cause", u->error.cause()},
+                       {"message", u->error.what()}};
+    return j;
+  }
   if (!e.is_array()) {
     const auto& g = std::get<GroupMetadata>(e.metadata);
     j["node_type"] = "group";
@@ -121,9 +130,16 @@ void print_text(const NodeTree& tree, const json& nodes) {
     std::string rel = relative_node_path(path, tree.location.path);
     const std::string& shown = rel.empty() ? path : rel;
     std::string name = shown.empty() ? "/" : shown.substr(shown.rfind('/') == std::string::npos ? 0 : shown.rfind('/') + 1);
+    if (n.contains("unreadable")) {
+      const std::string type = n["node_type"].is_string() ? n["node_type"].get<std::string>() + " " : "node ";
+      o << indent << name << "  unreadable " << type << "(zarr v" << n["zarr_format"].get<int>()
+        << "): " << n["unreadable"]["kind"].get<std::string>() << ": " << n["unreadable"]["cause"].get<std::string>()
+        << "\n";
+      continue;
+    }
     if (n["node_type"] == "group") {
       o << indent << name << "  group (zarr v" << n["zarr_format"].get<int>() << ")";
-      if (!n["attributes"].empty()) o << "  attributes: " << n["attributes"].dump();
+      if (!n["attributes"].empty()) o << "  attributes: " << dump_metadata_document(n["attributes"], -1);
       o << "\n";
       continue;
     }
@@ -156,7 +172,7 @@ void print_text(const NodeTree& tree, const json& nodes) {
       std::snprintf(r, sizeof r, "%.2f", n["ratio"].get<double>());
       field("ratio", r);
     }
-    if (!n["attributes"].empty()) field("attributes", n["attributes"].dump());
+    if (!n["attributes"].empty()) field("attributes", dump_metadata_document(n["attributes"], -1));
   }
   std::cout << o.str();
 }
@@ -179,7 +195,8 @@ int run_info(const std::vector<std::string>& argv) {
   if (args.flag("json")) {
     json doc{{"store", tree.location.root}, {"path", tree.location.path},
              {"consolidated", tree.consolidated}, {"nodes", nodes}};
-    std::cout << doc.dump(2) << "\n";
+    // As the documents are written: non-finite attribute values as NaN/Infinity.
+    std::cout << dump_metadata_document(doc) << "\n";
   } else {
     print_text(tree, nodes);
   }

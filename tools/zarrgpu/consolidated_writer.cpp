@@ -4,13 +4,14 @@ namespace zarrgpu::cli {
 
 json consolidated_document(const GroupMetadata& root, const std::vector<std::pair<std::string, NodeMetadata>>& nodes) {
   ConsolidatedMetadata c;
-  for (const auto& [path, node] : nodes) c.nodes.emplace(path, node);
+  for (const auto& [path, node] : nodes)
+    std::visit([&c, &path](const auto& m) { c.nodes.emplace(path, m); }, node);
   return root.zarr_format == 2 ? to_zmetadata(root, c) : to_zarr_json(root, c);
 }
 
 void write_consolidated(Store& store, const GroupMetadata& root,
                         const std::vector<std::pair<std::string, NodeMetadata>>& nodes) {
-  std::string text = consolidated_document(root, nodes).dump(2);
+  std::string text = dump_metadata_document(consolidated_document(root, nodes));
   std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(text.data()), text.size());
   store.write(root.zarr_format == 2 ? ".zmetadata" : "zarr.json", bytes);
 }

@@ -33,8 +33,9 @@ NodeTree open_tree(const StoreLocation& location, std::optional<bool> consolidat
   t.location = location;
   t.store = open_store(location.root, false);
   NodeMetadata root = open_node(*t.store, location.path);
-  t.nodes.push_back({location.path, root});
-  if (std::holds_alternative<GroupMetadata>(root)) {
+  const bool group = std::holds_alternative<GroupMetadata>(root);
+  std::visit([&](auto& m) { t.nodes.push_back({location.path, std::move(m)}); }, root);
+  if (group) {
     Group g = Group::open(t.store, location.path, consolidated);
     t.consolidated = g.is_consolidated();
     for (auto& [rel, meta] : g.tree()) t.nodes.push_back({join_node_path(location.path, rel), meta});

@@ -14,8 +14,9 @@ namespace zarrgpu::cli {
 
 struct NodeEntry {
   std::string path;  // inside the store ("" = the store root)
-  NodeMetadata metadata;
+  TreeNode metadata;  // the named node itself is never unreadable (its error is thrown)
   bool is_array() const noexcept { return std::holds_alternative<ArrayMetadata>(metadata); }
+  bool is_unreadable() const noexcept { return std::holds_alternative<UnreadableNode>(metadata); }
   int zarr_format() const;
 };
 
@@ -26,7 +27,9 @@ struct NodeTree {
   std::vector<NodeEntry> nodes;  // the named node first, then its descendants by path
 };
 
-// Opens the store read-only and reads the tree. Errors: Error(not_found…).
+// Opens the store read-only and reads the tree. Errors: Error(not_found…), and
+// the named node's own error; a node below it that cannot be opened is listed
+// as an UnreadableNode.
 // consolidated: as Group::open (nullopt: consolidated metadata when present).
 NodeTree open_tree(const StoreLocation& location, std::optional<bool> consolidated = std::nullopt);
 
