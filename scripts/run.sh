@@ -2,7 +2,9 @@
 # The main job: sets up, builds, and runs the `zarrgpu` command.
 #   scripts/run.sh                 the built-in sample: generate a small ERA5-like
 #                                  dataset, show it, read a time step (on the GPU
-#                                  when there is one), and convert it to sharded v3
+#                                  when there is one), convert it to sharded v3, and
+#                                  train a small forecasting CNN on it for a few steps
+#                                  with zarrgpu.loader (examples/train_era5.py)
 #   scripts/run.sh ARGS...         zarrgpu ARGS... (e.g. info /data/era5.zarr)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,3 +26,12 @@ set -x
     "$bin" cat "$sample/era5.zarr" --array data --select 0,:,:,: --out "$sample/data_t0.npy"; }
 "$bin" convert "$sample/era5.zarr" "$sample/era5_sharded.zarr" --format 3 --chunks time=1 --shard time=4 --codec zstd:3 --overwrite
 "$bin" info "$sample/era5_sharded.zarr"
+# The job users come for: a training run fed by zarrgpu.loader (GPU when there is one,
+# else CPU), a few steps of examples/train_era5.py; it prints its throughput. The Python
+# package is installed into .venv from the same build tree (as scripts/test.sh does).
+set +x
+"$root/.venv/bin/python" -m pip install -q --no-build-isolation -e . -Cbuild-dir=build \
+  -Ccmake.define.ZARRGPU_BUILD_TESTS=ON -Ccmake.define.ZARRGPU_BUILD_TOOLS=ON >/dev/null
+set -x
+"$root/.venv/bin/python" examples/train_era5.py "$sample/era5.zarr" --steps 6 --warmup 1 --batch-size 2 \
+  --width 16 --stats-samples 4

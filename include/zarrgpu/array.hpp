@@ -22,6 +22,11 @@ struct ReadOptions {
   unsigned threads = 0;         // 0: hardware concurrency
   void* cuda_stream = nullptr;  // Device::cuda reads: the caller's stream (cudaStream_t)
   bool verify_checksums = true;
+  // Device::cuda reads: the most device memory the read's pipeline (staging
+  // copies, decoded scratch, decoder temp) may hold, e.g. a training loader's
+  // share of its budget; 0: the environment's and the GPU's defaults
+  // (ZARRGPU_STAGING_BYTES etc.; StagingConfig::within says how it is split).
+  std::uint64_t device_memory_limit = 0;
 };
 
 struct WriteOptions {

@@ -53,10 +53,11 @@ void check_bytes(const Array& a, const Selection& sel, std::size_t got, const ch
                 ErrorContext{a.path(), "", "", a.store()->describe()});
 }
 
-ReadOptions read_options(unsigned threads, bool verify_checksums) {
+ReadOptions read_options(unsigned threads, bool verify_checksums, std::uint64_t device_memory_limit = 0) {
   ReadOptions o;
   o.threads = threads;
   o.verify_checksums = verify_checksums;
+  o.device_memory_limit = device_memory_limit;
   return o;
 }
 
@@ -135,7 +136,8 @@ void bind_array(nb::module_& m) {
            },
            nb::arg("selection"), nb::arg("out"), nb::arg("threads") = 0, nb::arg("verify_checksums") = true)
       .def("read_device",
-           [](const Array& a, nb::handle dims, int device, nb::object stream, unsigned threads, bool verify_checksums) {
+           [](const Array& a, nb::handle dims, int device, nb::object stream, unsigned threads, bool verify_checksums,
+              std::uint64_t device_memory_limit) {
              Selection sel = selection_from_python(dims);
              std::vector<std::uint64_t> shape;
              const std::size_t bytes = selection_bytes(a, sel, &shape);
@@ -145,21 +147,23 @@ void bind_array(nb::module_& m) {
                nb::gil_scoped_release release;
                out = DeviceArray::allocate(std::move(ishape), a.dtype(), Device::cuda(device));
              }
-             read_on_device(a, sel, out.data(), bytes, device, stream, read_options(threads, verify_checksums), &out);
+             read_on_device(a, sel, out.data(), bytes, device, stream,
+                            read_options(threads, verify_checksums, device_memory_limit), &out);
              return out;
            },
            nb::arg("selection"), nb::arg("device") = 0, nb::arg("stream") = nb::none(), nb::arg("threads") = 0,
-           nb::arg("verify_checksums") = true)
+           nb::arg("verify_checksums") = true, nb::arg("device_memory_limit") = 0)
       .def("read_into_device",
            [](const Array& a, nb::handle dims, std::uintptr_t ptr, std::size_t nbytes, int device, nb::object stream,
-              unsigned threads, bool verify_checksums) {
+              unsigned threads, bool verify_checksums, std::uint64_t device_memory_limit) {
              Selection sel = selection_from_python(dims);
              check_bytes(a, sel, nbytes, "read into a device buffer");
              read_on_device(a, sel, reinterpret_cast<void*>(ptr), nbytes, device, stream,
-                            read_options(threads, verify_checksums), nullptr);
+                            read_options(threads, verify_checksums, device_memory_limit), nullptr);
            },
            nb::arg("selection"), nb::arg("ptr"), nb::arg("nbytes"), nb::arg("device") = 0,
-           nb::arg("stream") = nb::none(), nb::arg("threads") = 0, nb::arg("verify_checksums") = true)
+           nb::arg("stream") = nb::none(), nb::arg("threads") = 0, nb::arg("verify_checksums") = true,
+           nb::arg("device_memory_limit") = 0)
       .def("resize",
            [](Array& a, std::vector<std::uint64_t> shape) {
              nb::gil_scoped_release release;

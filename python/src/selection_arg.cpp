@@ -3,6 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include <nanobind/ndarray.h>
+
 namespace nb = nanobind;
 
 namespace zarrgpu::python {
@@ -19,6 +21,15 @@ Selection selection_from_python(nb::handle dims) {
   if (dims.is_none()) return Selection{};
   std::vector<DimSelection> out;
   for (nb::handle d : dims) {
+    // A list of positions arrives as a 1-D int64 NumPy array (zarrgpu/_indexing.py).
+    nb::ndarray<const std::int64_t, nb::ndim<1>, nb::device::cpu> list;
+    if (nb::try_cast(d, list, /*convert=*/false)) {
+      std::vector<std::int64_t> v(list.shape(0));
+      const std::int64_t stride = list.stride(0);
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = list.data()[std::int64_t(i) * stride];
+      out.push_back(DimSelection::positions(std::move(v)));
+      continue;
+    }
     auto t = nb::cast<nb::tuple>(d);
     if (t.size() != 4) throw nb::value_error("selection: expected (start, stop, step, is_index) per dimension");
     DimSelection s;

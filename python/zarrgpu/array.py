@@ -149,15 +149,28 @@ class Array(Node):
     def __getitem__(self, key: Any) -> np.ndarray:
         if key is None:  # read(None) means "everything"; a[None] is np.newaxis
             normalize_key((None,), self.shape)
+        normalize_key(key, self.shape)  # NumPy semantics: refuses keys where orthogonal indexing differs
         return self.read(key)
+
+    @property
+    def oindex(self) -> "_OrthogonalIndexer":
+        """``a.oindex[key]``: orthogonal indexing (as zarr-python's), to a NumPy array; lists of
+        positions in any number of dimensions, each indexed independently. Same as ``a.read(key)``."""
+        return _OrthogonalIndexer(self)
 
     def __array__(self, dtype=None, copy=None):
         out = self.read()
         return out if dtype is None else out.astype(dtype, copy=False)
 
     def read(self, selection: Any = None, device: Any = "cpu", stream: Any = None, out: Any = None,
-             threads: int = 0, verify_checksums: bool = True):
-        """Reads ``selection`` (NumPy basic indexing: ints, slices, Ellipsis; None = all).
+             threads: int = 0, verify_checksums: bool = True, device_memory_limit: int = 0):
+        """Reads ``selection`` (ints, slices, Ellipsis, 1-D integer lists; None = all).
+
+        Lists index orthogonally (zarr-python's ``oindex``): ``a.read(([3, 1, 3], slice(None), [0, 5]))``
+        has shape ``(3, n1, 2)``; positions in any order, repeats and negatives allowed, the result
+        in the list's order. Sorted lists without repeats read each chunk they touch once (in one
+        batched read, on the GPU too); other lists may read a chunk once per run of the list
+        (a run: evenly spaced positions inside one chunk).
 
         - ``device="cpu"``: a NumPy array (read straight into its memory, no copy).
         - ``device="cuda"`` / ``"cuda:N"``: a :class:`zarrgpu.DeviceArray`.
@@ -169,16 +182,17 @@ class Array(Node):
           it through DLPack / the CUDA array interface); not given, the read uses its own
           stream and is complete on return.
         """
-        dims, shape = normalize_key(Ellipsis if selection is None else selection, self.shape)
+        dims, shape = normalize_key(Ellipsis if selection is None else selection, self.shape, orthogonal=True)
         if out is not None:
-            return self._read_into(dims, shape, out, device, stream, threads, verify_checksums)
+            return self._read_into(dims, shape, out, device, stream, threads, verify_checksums,
+                                   device_memory_limit)
         dev = parse_device(device)
         if dev.kind == "cpu":
             result = np.empty(shape, dtype=self._dtype)
             self._core.read_into(dims, _bytes(result), threads=threads, verify_checksums=verify_checksums)
             return result
         return self._core.read_device(dims, device=dev.index, stream=stream_handle(stream), threads=threads,
-                                      verify_checksums=verify_checksums)
+                                      verify_checksums=verify_checksums, device_memory_limit=device_memory_limit)
 
     def read_async(self, selection: Any = None, device: Any = "cpu", stream: Any = None, out: Any = None,
                    threads: int = 0, verify_checksums: bool = True) -> concurrent.futures.Future:
@@ -186,10 +200,10 @@ class Array(Node):
 
         The selection is checked now, so indexing errors raise here rather than from the Future.
         """
-        normalize_key(Ellipsis if selection is None else selection, self.shape)
+        normalize_key(Ellipsis if selection is None else selection, self.shape, orthogonal=True)
         return _executor().submit(self.read, selection, device, stream, out, threads, verify_checksums)
 
-    def _read_into(self, dims, shape, out, device, stream, threads, verify_checksums):
+    def _read_into(self, dims, shape, out, device, stream, threads, verify_checksums, device_memory_limit=0):
         if isinstance(out, np.ndarray):
             self._check_out(shape, out.shape, out.dtype)
             if not out.flags.c_contiguous or not out.flags.writeable:
@@ -225,17 +239,20 @@ class Array(Node):
             raise InvalidArgumentError(f"out= is on cuda:{buf.device.index}, device= says {device}")
         if user_stream is not None:
             self._core.read_into_device(dims, buf.ptr, nbytes, device=buf.device.index, stream=user_stream,
-                                        threads=threads, verify_checksums=verify_checksums)
+                                        threads=threads, verify_checksums=verify_checksums,
+                                        device_memory_limit=device_memory_limit)
             return out
         # No stream given: order the read after the producer's pending work (its CAI stream,
         # or the legacy default stream a DLPack producer was asked to sync with) and finish it.
         order_after = buf.stream
         if order_after is None:
             self._core.read_into_device(dims, buf.ptr, nbytes, device=buf.device.index, stream=None,
-                                        threads=threads, verify_checksums=verify_checksums)
+                                        threads=threads, verify_checksums=verify_checksums,
+                                        device_memory_limit=device_memory_limit)
         else:
             self._core.read_into_device(dims, buf.ptr, nbytes, device=buf.device.index, stream=int(order_after),
-                                        threads=threads, verify_checksums=verify_checksums)
+                                        threads=threads, verify_checksums=verify_checksums,
+                                        device_memory_limit=device_memory_limit)
             _zarrgpu._synchronize_stream(int(order_after), buf.device.index)
         return out
 
@@ -297,3 +314,13 @@ class Array(Node):
             host = host.astype(self._dtype)
         data = np.ascontiguousarray(np.broadcast_to(host, shape))
         self._core.write(dims, _bytes(data), threads=threads, write_empty_chunks=write_empty_chunks)
+
+
+class _OrthogonalIndexer:
+    """``Array.oindex``: ``a.oindex[key]`` reads ``key`` with orthogonal semantics."""
+
+    def __init__(self, array: Array):
+        self._array = array
+
+    def __getitem__(self, key: Any) -> np.ndarray:
+        return self._array.read(key)

@@ -29,6 +29,32 @@ std::vector<DimChunk> split_dimension(std::uint64_t first, std::int64_t step, st
   return out;
 }
 
+std::vector<DimChunk> split_positions(std::span<const std::uint64_t> positions, std::uint64_t out_first,
+                                      std::uint64_t chunk_extent) {
+  std::vector<DimChunk> out;
+  if (positions.empty()) return out;
+  if (chunk_extent == 0) throw Error(ErrorKind::internal, "split_positions: chunk extent 0");
+  const std::size_t n = positions.size();
+  std::size_t k = 0;
+  while (k < n) {
+    const std::uint64_t c = positions[k] / chunk_extent;
+    const std::uint64_t lo = c * chunk_extent;
+    // The run's step is set by its second position; a repeat (step 0) ends it.
+    std::int64_t step = 1;
+    std::size_t end = k + 1;
+    if (end < n && positions[end] / chunk_extent == c && positions[end] != positions[k]) {
+      step = std::int64_t(positions[end]) - std::int64_t(positions[k]);
+      ++end;
+      while (end < n && positions[end] / chunk_extent == c &&
+             std::int64_t(positions[end]) - std::int64_t(positions[end - 1]) == step)
+        ++end;
+    }
+    out.push_back({c, {positions[k] - lo, step, out_first + k, end - k}});
+    k = end;
+  }
+  return out;
+}
+
 std::uint64_t ShardLayout::num_inner_chunks() const noexcept {
   std::uint64_t n = 1;
   for (auto c : chunks_per_shard) n *= c;
@@ -133,7 +159,8 @@ Plan::Plan(const ArrayMetadata& m, std::string array_path, std::vector<DimRange>
   per_dim_.resize(nd);
   for (std::size_t d = 0; d < nd; ++d) {
     const auto& r = ranges_[d];
-    per_dim_[d] = split_dimension(std::uint64_t(r.start), r.step, r.count, 0, chunk_shape_[d]);
+    per_dim_[d] = r.is_list ? split_positions(r.points, 0, chunk_shape_[d])
+                            : split_dimension(std::uint64_t(r.start), r.step, r.count, 0, chunk_shape_[d]);
     num_chunks_ *= per_dim_[d].size();
   }
   shard_layout_ = partial_shard_layout(m, array_path);

@@ -11,9 +11,12 @@
 // at the full chunk shape (v3 §"Chunk grids"/regular), so a decoded chunk is
 // always `chunk_shape` and positions past the array edge are never selected.
 //
-// A plan is lazy: it keeps per-dimension lists (at most one entry per chunk
-// along that dimension) and materialises chunk i on demand, so its memory is
-// proportional to the grid's extents, not to the number of chunks.
+// A plan is lazy: it keeps per-dimension lists (one entry per chunk along that
+// dimension, except for position lists, which may visit a chunk once per run:
+// see split_positions) and materialises chunk i on demand, so its memory is
+// proportional to the grid's extents and the lists, not to the number of
+// chunks. Writes need one entry per chunk (two would modify a chunk at once),
+// so they refuse position lists.
 #pragma once
 
 #include <cstddef>
@@ -48,6 +51,14 @@ struct DimChunk {
 // dimension's origin.
 std::vector<DimChunk> split_dimension(std::uint64_t first, std::int64_t step, std::uint64_t count,
                                       std::uint64_t out_first, std::uint64_t chunk_extent);
+
+// Splits a list of positions (any order, repeats allowed) into maximal runs
+// that are arithmetic progressions inside one chunk, in list order: a sorted
+// list without repeats gives one run per chunk when each chunk's positions are
+// evenly spaced (e.g. one position per chunk), so every chunk is read once;
+// otherwise a chunk appears once per run. Output positions follow the list.
+std::vector<DimChunk> split_positions(std::span<const std::uint64_t> positions, std::uint64_t out_first,
+                                      std::uint64_t chunk_extent);
 
 // One chunk touched by a selection.
 struct ChunkPlan {

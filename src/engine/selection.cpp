@@ -1,4 +1,5 @@
-// Selections with NumPy basic-indexing semantics (integers and slices).
+// Selections with NumPy basic-indexing semantics (integers and slices) and
+// orthogonal integer lists.
 #include "zarrgpu/selection.hpp"
 
 #include <charconv>
@@ -44,7 +45,18 @@ Selection Selection::parse(std::string_view text) {
     const std::size_t comma = t.find(',', pos);
     const std::string_view part = trim(t.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos));
     if (part == "...") throw Error(ErrorKind::invalid_argument, "selection '" + std::string(t) + "': '...' is not supported");
-    if (part.find(':') == std::string_view::npos) {
+    if (!part.empty() && part.front() == '[') {
+      if (part.size() < 2 || part.back() != ']')
+        throw Error(ErrorKind::invalid_argument, "selection '" + std::string(t) + "': a list must end with ']'");
+      std::vector<std::int64_t> list;
+      std::string_view rest = part.substr(1, part.size() - 2);
+      while (!(rest = trim(rest)).empty()) {
+        const std::size_t space = rest.find_first_of(" \t");
+        list.push_back(*parse_int(rest.substr(0, space), t, false));
+        rest = space == std::string_view::npos ? std::string_view() : rest.substr(space);
+      }
+      dims.push_back(DimSelection::positions(std::move(list)));
+    } else if (part.find(':') == std::string_view::npos) {
       dims.push_back(DimSelection::index(*parse_int(part, t, false)));
     } else {
       std::string_view fields[3];
@@ -81,9 +93,23 @@ std::vector<DimRange> Selection::resolve(std::span<const std::uint64_t> shape) c
       throw Error(ErrorKind::invalid_argument, "dimension " + std::to_string(d) + " is too large");
     }
     const std::int64_t n = std::int64_t(shape[d]);
-    const DimSelection sel = d < dims_.size() ? dims_[d] : DimSelection::all();
+    static const DimSelection everything = DimSelection::all();
+    const DimSelection& sel = d < dims_.size() ? dims_[d] : everything;
     DimRange r;
-    if (sel.is_index) {
+    if (sel.is_list) {
+      r.is_list = true;
+      r.points.reserve(sel.list.size());
+      for (const std::int64_t v : sel.list) {
+        const std::int64_t i = v < 0 ? v + n : v;
+        if (i < 0 || i >= n) {
+          throw Error(ErrorKind::invalid_argument, "list entry " + std::to_string(v) +
+                                                       " is out of bounds for dimension " + std::to_string(d) +
+                                                       " with size " + std::to_string(n));
+        }
+        r.points.push_back(std::uint64_t(i));
+      }
+      r.count = r.points.size();
+    } else if (sel.is_index) {
       std::int64_t i = sel.start.value_or(0);
       if (i < 0) i += n;
       if (i < 0 || i >= n) {
@@ -135,6 +161,15 @@ std::string Selection::to_string() const {
   for (std::size_t d = 0; d < dims_.size(); ++d) {
     if (d) s += ',';
     const auto& x = dims_[d];
+    if (x.is_list) {
+      s += '[';
+      for (std::size_t i = 0; i < x.list.size(); ++i) {
+        if (i) s += ' ';
+        s += std::to_string(x.list[i]);
+      }
+      s += ']';
+      continue;
+    }
     if (x.is_index) { s += std::to_string(x.start.value_or(0)); continue; }
     if (x.start) s += std::to_string(*x.start);
     s += ':';

@@ -35,6 +35,13 @@ void fill_all(Bytes& buf, const std::byte* fill, std::size_t es) {
 
 void write_selection(Store& store, const std::string& path, const ArrayMetadata& metadata, const ArrayState& state,
                      std::vector<DimRange> ranges, std::span<const std::byte> data, const WriteOptions& options) {
+  // A position list may visit a chunk in several runs, which would modify it
+  // concurrently (plan.hpp): writes take slices and integers only.
+  for (const auto& r : ranges) {
+    if (r.is_list)
+      throw Error(ErrorKind::unsupported, "writes take integers and slices, not lists of positions",
+                  {path, "", "", store.describe()});
+  }
   const Plan plan(metadata, path, std::move(ranges));
   const std::size_t es = plan.element_size();
   const std::uint64_t need = plan.out_elements() * es;

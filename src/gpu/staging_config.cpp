@@ -1,6 +1,7 @@
 #include "gpu/staging_config.hpp"
 
 #include <cctype>
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <string>
@@ -65,6 +66,22 @@ StagingConfig StagingConfig::from_environment(std::uint64_t device_bytes) {
     c.slots = n;
   }
   return c;
+}
+
+StagingConfig StagingConfig::within(std::uint64_t device_bytes) const {
+  StagingConfig c = *this;
+  c.slots = std::min(slots, 3u);
+  constexpr std::uint64_t kParts = 1 + 2 + 6;
+  const std::uint64_t part = std::max<std::uint64_t>(device_bytes / c.slots / kParts, std::uint64_t{1} << 20);
+  c.slot_bytes = std::min<std::uint64_t>(slot_bytes, part);
+  c.scratch_bytes = std::min<std::uint64_t>(scratch_bytes, 2 * part);
+  c.temp_bytes = 6 * part;
+  return c;
+}
+
+std::uint64_t StagingConfig::device_footprint(std::size_t temp_per_scratch) const {
+  const std::uint64_t temp = temp_bytes ? temp_bytes : temp_per_scratch * scratch_bytes;
+  return std::uint64_t(slots) * (slot_bytes + scratch_bytes + temp);
 }
 
 }  // namespace zarrgpu::gpu

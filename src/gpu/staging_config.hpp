@@ -28,6 +28,9 @@ struct StagingConfig {
   unsigned slots = 3;
   std::size_t scratch_bytes = std::size_t{512} << 20;
   std::size_t read_piece_bytes = std::size_t{4} << 20;
+  // GPU Zstd decoder temp per slot; 0: kGpuZstdTempPerScratch x scratch_bytes
+  // (decoder_choice.hpp). Smaller: the decoder runs a batch in more waves.
+  std::size_t temp_bytes = 0;
 
   // Each slot holds up to slot_bytes of pinned host memory and, on the
   // device, its batch (slot + scratch) and the zstd decoder's temp (up to 6x
@@ -42,6 +45,18 @@ struct StagingConfig {
   // defaults) overridden by the environment; throws Error(invalid_argument)
   // naming the variable when a value does not parse or is out of range.
   static StagingConfig from_environment(std::uint64_t device_bytes = 0);
+
+  // This configuration shrunk so that its device memory, over every slot the
+  // batch (its copy of the slot, its decoded scratch) and the decoder's temp,
+  // stays within `device_bytes` (a caller's budget, e.g. a training loader's):
+  // at most 3 slots, each split 1 : 2 : 6 between the slot, the scratch and the
+  // temp (half the default temp share: the decoder runs in twice the waves
+  // rather than the batches halving again), never below 1 MiB a part. A chunk
+  // larger than that still reads, one to a batch: the floor is one chunk's
+  // stored bytes, decoded bytes and temp per slot.
+  StagingConfig within(std::uint64_t device_bytes) const;
+  // Device bytes this configuration may hold: slots x (slot + scratch + temp).
+  std::uint64_t device_footprint(std::size_t temp_per_scratch) const;
 };
 
 // "123", "64K", "256M", "1G", "2GiB", "512MB" (powers of 1024). nullopt if malformed or zero.

@@ -30,6 +30,41 @@ TEST(SplitDimension, ForwardAndBackwardSteps) {
   EXPECT_EQ(v[2].coord, 0u); EXPECT_EQ(v[2].map.chunk_first, 3u); EXPECT_EQ(v[2].map.out_first, 3u);
 }
 
+TEST(SplitPositions, RunsAreProgressionsInsideOneChunk) {
+  // Chunks of 4. Sorted, one run per chunk: 0,2 | 5,6,7 | 9
+  const std::uint64_t sorted[] = {0, 2, 5, 6, 7, 9};
+  auto v = split_positions(sorted, 0, 4);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].coord, 0u); EXPECT_EQ(v[0].map.chunk_step, 2); EXPECT_EQ(v[0].map.count, 2u);
+  EXPECT_EQ(v[1].coord, 1u); EXPECT_EQ(v[1].map.chunk_first, 1u); EXPECT_EQ(v[1].map.out_first, 2u);
+  EXPECT_EQ(v[1].map.count, 3u);
+  EXPECT_EQ(v[2].coord, 2u); EXPECT_EQ(v[2].map.chunk_first, 1u); EXPECT_EQ(v[2].map.out_first, 5u);
+  // Unevenly spaced inside a chunk: two runs of chunk 0 (0,1 | 3).
+  const std::uint64_t uneven[] = {0, 1, 3};
+  v = split_positions(uneven, 0, 4);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].coord, 0u); EXPECT_EQ(v[1].map.chunk_first, 3u); EXPECT_EQ(v[1].map.out_first, 2u);
+  // Descending runs keep a negative step; a repeat starts a new run.
+  const std::uint64_t down[] = {6, 5, 5, 1};
+  v = split_positions(down, 10, 4);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].map.chunk_first, 2u); EXPECT_EQ(v[0].map.chunk_step, -1); EXPECT_EQ(v[0].map.count, 2u);
+  EXPECT_EQ(v[1].coord, 1u); EXPECT_EQ(v[1].map.count, 1u); EXPECT_EQ(v[1].map.out_first, 12u);
+  EXPECT_EQ(v[2].coord, 0u); EXPECT_EQ(v[2].map.out_first, 13u);
+}
+
+TEST(Plan, ListDimensionReadsEachTouchedChunkOnce) {
+  // The loader's case: one step per chunk along time, sorted unique steps.
+  const auto m = meta({20, 6}, {1, 6});
+  const std::uint64_t shape[] = {20, 6};
+  Plan p(m, "", Selection({DimSelection::positions({2, 3, 7, 19}), DimSelection::all()}).resolve(shape));
+  EXPECT_EQ(p.out_shape(), (std::vector<std::uint64_t>{4, 6}));
+  ASSERT_EQ(p.num_chunks(), 4u);
+  EXPECT_EQ(p.chunk(2).key, "c/7/0");
+  EXPECT_EQ(p.chunk(2).out_offset, 12u);
+  EXPECT_TRUE(p.chunk(3).contiguous_in_output);
+}
+
 TEST(Plan, EdgeChunksAndContiguity) {
   const auto m = meta({10, 6}, {4, 6});
   const std::uint64_t shape[] = {10, 6};

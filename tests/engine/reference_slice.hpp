@@ -1,5 +1,5 @@
 // A naive reference for selections: element by element, straight from the
-// NumPy definition, to compare the engine's strided placement against.
+// NumPy definition (orthogonal for lists of positions), to compare the engine's strided placement against.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +22,7 @@ inline std::vector<std::byte> reference_slice(std::span<const std::byte> full, s
   std::vector<std::uint64_t> k(nd, 0);
   for (std::uint64_t i = 0; i < n; ++i) {
     std::uint64_t src = 0;
-    for (std::size_t d = 0; d < nd; ++d) src = src * shape[d] + std::uint64_t(ranges[d].start + std::int64_t(k[d]) * ranges[d].step);
+    for (std::size_t d = 0; d < nd; ++d) src = src * shape[d] + ranges[d].position(k[d]);
     std::memcpy(out.data() + i * es, full.data() + src * es, es);
     for (std::size_t d = nd; d-- > 0;) {
       if (++k[d] < ranges[d].count) break;
@@ -41,7 +41,7 @@ inline void reference_assign(std::span<std::byte> full, std::span<const std::uin
   std::vector<std::uint64_t> k(nd, 0);
   for (std::uint64_t i = 0; i < n; ++i) {
     std::uint64_t dst = 0;
-    for (std::size_t d = 0; d < nd; ++d) dst = dst * shape[d] + std::uint64_t(ranges[d].start + std::int64_t(k[d]) * ranges[d].step);
+    for (std::size_t d = 0; d < nd; ++d) dst = dst * shape[d] + ranges[d].position(k[d]);
     std::memcpy(full.data() + dst * es, data.data() + i * es, es);
     for (std::size_t d = nd; d-- > 0;) {
       if (++k[d] < ranges[d].count) break;

@@ -1,10 +1,12 @@
 // Property tests: random shapes (0-d to 4-d), chunkings (edge chunks, chunks
 // larger than the array), codec chains (zstd, transpose, crc32c, sharding,
-// nested sharding), data types and selections (negative steps, integers).
+// nested sharding), data types and selections (negative steps, integers,
+// lists of positions).
 // Writes go through the API into a MemoryStore; reads are compared with a
 // naive reference array kept by the test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -112,6 +114,22 @@ Selection random_selection(std::mt19937& rng, std::span<const std::uint64_t> sha
   return Selection(std::move(dims));
 }
 
+// Some dimensions of a random selection replaced by lists of positions: sorted
+// runs (the loader's case), shuffled, with repeats and negatives.
+Selection random_list_selection(std::mt19937& rng, std::span<const std::uint64_t> shape) {
+  std::vector<DimSelection> dims = random_selection(rng, shape).dims();
+  dims.resize(shape.size(), DimSelection::all());
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    const std::int64_t n = std::int64_t(shape[d]);
+    if (n == 0 || rng() % 2 == 0) continue;
+    std::vector<std::int64_t> list(rng() % 7);
+    for (auto& v : list) v = std::int64_t(rng() % std::uint64_t(n)) - (rng() % 4 == 0 ? n : 0);
+    if (rng() % 2 == 0) std::sort(list.begin(), list.end(), [&](auto a, auto b) { return (a + n) % n < (b + n) % n; });
+    dims[d] = DimSelection::positions(std::move(list));
+  }
+  return Selection(std::move(dims));
+}
+
 std::vector<std::byte> random_bytes(std::mt19937& rng, std::size_t n, DataType t) {
   std::vector<std::byte> v(n);
   for (auto& b : v) b = std::byte(rng());
@@ -152,14 +170,21 @@ TEST(RoundTrip, RandomArraysChainsAndSelections) {
       ASSERT_EQ(all.size(), ref.size());
       ASSERT_TRUE(same(all.data(), ref.data(), ref.size()));
     }
-    for (int r = 0; r < 4; ++r) {
-      const Selection sel = random_selection(rng, m.shape);
+    // Reads: random selections, then (their own generator, so the cases above stay as
+    // they were) some dimensions as lists of positions; writes refuse those (plan.hpp).
+    std::mt19937 list_rng(iter);
+    for (int r = 0; r < 8; ++r) {
+      const bool lists = r >= 4;
+      std::mt19937& g = lists ? list_rng : rng;
+      const Selection sel = lists ? random_list_selection(g, m.shape) : random_selection(g, m.shape);
       SCOPED_TRACE("read [" + sel.to_string() + "]");
       const auto ranges = sel.resolve(m.shape);
       const auto want = reference_slice(ref, m.shape, ranges, es);
-      const Bytes got = a.read(sel, ReadOptions{.threads = unsigned(1 + rng() % 4)});
+      const Bytes got = a.read(sel, ReadOptions{.threads = unsigned(1 + g() % 4)});
       ASSERT_EQ(got.size(), want.size());
       ASSERT_TRUE(same(got.data(), want.data(), want.size()));
+      if (std::any_of(ranges.begin(), ranges.end(), [](const DimRange& x) { return x.is_list; }))
+        EXPECT_THROW(a.write(sel, got.span()), Error);
     }
   }
 }

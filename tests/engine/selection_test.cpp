@@ -32,6 +32,26 @@ TEST(Selection, ParsesSlicesAndIntegers) {
   EXPECT_EQ(Selection::parse(s.to_string()).to_string(), s.to_string());
 }
 
+TEST(Selection, ListsOfPositionsParseResolveAndPrint) {
+  const auto s = Selection::parse("[3 -1  0],1:2,[]");
+  ASSERT_EQ(s.dims().size(), 3u);
+  EXPECT_TRUE(s.dims()[0].is_list);
+  EXPECT_EQ(s.dims()[0].list, (std::vector<std::int64_t>{3, -1, 0}));
+  EXPECT_TRUE(s.dims()[2].is_list);
+  EXPECT_TRUE(s.dims()[2].list.empty());
+  EXPECT_EQ(s.to_string(), "[3 -1 0],1:2,[]");
+  const std::uint64_t shape[] = {5, 4, 2};
+  const auto r = s.resolve(shape);
+  EXPECT_TRUE(r[0].is_list && r[0].keeps_dim);
+  EXPECT_EQ(r[0].points, (std::vector<std::uint64_t>{3, 4, 0}));
+  EXPECT_EQ(r[0].count, 3u);
+  EXPECT_EQ(r[0].position(1), 4u);
+  EXPECT_EQ(r[2].count, 0u);
+  EXPECT_EQ(Selection::result_shape(r), (std::vector<std::uint64_t>{3, 1, 0}));
+  for (auto bad : {"[5]", "[-6]"}) EXPECT_THROW(Selection::parse(bad).resolve(shape), Error) << bad;
+  for (auto bad : {"[1 2", "[1,2]", "[x]"}) EXPECT_THROW(Selection::parse(bad), Error) << bad;
+}
+
 TEST(Selection, RejectsMalformedText) {
   for (auto t : {"a", "1:2:3:4", "1,,2", "...", "1.5", "--1", "1:x"}) {
     try {

@@ -20,6 +20,24 @@ TEST(StagingConfig, ParsesByteSizes) {
   for (const char* bad : {"", "0", "M", "12Q", "1.5G", "-3", "99999999999999T", "5 M"}) EXPECT_FALSE(parse_byte_size(bad)) << bad;
 }
 
+TEST(StagingConfig, WithinABudgetBoundsTheDeviceFootprint) {
+  StagingConfig big;
+  big.slots = 4;
+  for (std::uint64_t budget : {std::uint64_t{256} << 20, std::uint64_t{1} << 30, std::uint64_t{2} << 30}) {
+    const StagingConfig c = big.within(budget);
+    EXPECT_EQ(c.slots, 3u);
+    EXPECT_LE(c.device_footprint(6), budget) << budget;
+    EXPECT_GE(c.device_footprint(6), budget * 9 / 10) << budget;  // the budget is used, not wasted
+    EXPECT_EQ(c.scratch_bytes, 2 * c.slot_bytes);
+    EXPECT_EQ(c.temp_bytes, 3 * c.scratch_bytes);
+  }
+  // Never above the configuration it starts from, never below 1 MiB a part.
+  EXPECT_EQ(big.within(std::uint64_t{1} << 40).slot_bytes, big.slot_bytes);
+  EXPECT_EQ(big.within(1).slot_bytes, std::size_t{1} << 20);
+  // Without a temp share of its own, the read path's factor of the scratch.
+  EXPECT_EQ(big.device_footprint(6), 4 * ((256u << 20) + 7 * (512ull << 20)));
+}
+
 TEST(StagingConfig, ReadsTheEnvironment) {
   setenv("ZARRGPU_STAGING_BYTES", "64M", 1);
   setenv("ZARRGPU_STAGING_SLOTS", "4", 1);

@@ -199,8 +199,10 @@ def test_indexing_errors_are_numpy_like():
         a[..., ...]
     with pytest.raises(ValueError):
         a[::0]
-    with pytest.raises(TypeError, match="basic indexing"):
-        a[[0, 1]]
+    with pytest.raises(TypeError, match="integers, slices"):
+        a[{0, 1}]
+    with pytest.raises(TypeError, match="oindex"):  # where NumPy's and orthogonal indexing differ
+        a[[0, 1], 0]
     with pytest.raises(IndexError):
         a[None]
     assert isinstance(zarrgpu.BoundsError("x"), IndexError)

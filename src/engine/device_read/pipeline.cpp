@@ -53,9 +53,11 @@ std::uint64_t device_memory_bytes(int device) {
   return known[device] = bytes;
 }
 
-// The staging of reads to `device`: defaults for its memory, then the environment.
-gpu::StagingConfig staging_config(int device) {
-  return gpu::StagingConfig::from_environment(device_memory_bytes(device));
+// The staging of reads to `device`: defaults for its memory, then the
+// environment, then the caller's limit (0: none).
+gpu::StagingConfig staging_config(int device, std::uint64_t limit = 0) {
+  const auto c = gpu::StagingConfig::from_environment(device_memory_bytes(device));
+  return limit ? c.within(limit) : c;
 }
 
 class Reader {
@@ -63,7 +65,7 @@ class Reader {
   Reader(const Array& array, const Plan& plan, std::byte* out, int device, const ReadOptions& options,
          DeviceReadStats& stats)
       : array_(array), plan_(plan), out_(out), options_(options), stats_(stats),
-        config_(staging_config(device)),
+        config_(staging_config(device, options.device_memory_limit)),
         source_(*array.store(), array.metadata(), array.path(), plan),
         codec_chain_(source_.chain(source_.sharded() ? 1 : 0)),
         request_(zstd_request_from_environment()),
@@ -437,7 +439,8 @@ class Reader {
       // batch's decoded scratch (decoder_choice.hpp says why). The temp is
       // what the batch needs (2.45 GB for 26 frames of 16.6 MB), up to
       // 3 GiB per slot at the default 512 MiB of scratch.
-      const std::size_t budget = kGpuZstdTempPerScratch * config_.scratch_bytes;
+      const std::size_t budget =
+          config_.temp_bytes ? config_.temp_bytes : kGpuZstdTempPerScratch * config_.scratch_bytes;
       const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes, budget);
       slot.temp.reserve(temp);
       GpuZstd::decompress(reinterpret_cast<const void* const*>(dev + d.zstd_in_ptrs),

@@ -27,7 +27,8 @@ void release_at_exit() {
 }
 
 bool same(const gpu::StagingConfig& a, const gpu::StagingConfig& b) {
-  return a.slot_bytes == b.slot_bytes && a.slots == b.slots && a.scratch_bytes == b.scratch_bytes;
+  return a.slot_bytes == b.slot_bytes && a.slots == b.slots && a.scratch_bytes == b.scratch_bytes &&
+         a.temp_bytes == b.temp_bytes;
 }
 
 }  // namespace
