@@ -70,7 +70,7 @@ StagingConfig StagingConfig::from_environment(std::uint64_t device_bytes) {
 
 StagingConfig StagingConfig::within(std::uint64_t device_bytes) const {
   StagingConfig c = *this;
-  c.slots = std::min(slots, 3u);
+  c.slots = std::min(slots, 2u);
   constexpr std::uint64_t kParts = 1 + 2 + 6;
   const std::uint64_t part = std::max<std::uint64_t>(device_bytes / c.slots / kParts, std::uint64_t{1} << 20);
   c.slot_bytes = std::min<std::uint64_t>(slot_bytes, part);

@@ -49,11 +49,13 @@ struct StagingConfig {
   // This configuration shrunk so that its device memory, over every slot the
   // batch (its copy of the slot, its decoded scratch) and the decoder's temp,
   // stays within `device_bytes` (a caller's budget, e.g. a training loader's):
-  // at most 3 slots, each split 1 : 2 : 6 between the slot, the scratch and the
-  // temp (half the default temp share: the decoder runs in twice the waves
-  // rather than the batches halving again), never below 1 MiB a part. A chunk
-  // larger than that still reads, one to a batch: the floor is one chunk's
-  // stored bytes, decoded bytes and temp per slot.
+  // 2 slots (fetch k+1 while k decodes and drains: a third would cut every
+  // batch by a third, and small batches are what slows the GPU decoder), each
+  // split 1 : 2 : 6 between the slot, the scratch and the temp (half the
+  // default temp share: the decoder runs a batch in two waves rather than the
+  // batches halving again), never below 1 MiB a part. A chunk larger than that
+  // still reads, one to a batch: the floor is one chunk's stored bytes, decoded
+  // bytes and temp per slot.
   StagingConfig within(std::uint64_t device_bytes) const;
   // Device bytes this configuration may hold: slots x (slot + scratch + temp).
   std::uint64_t device_footprint(std::size_t temp_per_scratch) const;

@@ -25,7 +25,7 @@ TEST(StagingConfig, WithinABudgetBoundsTheDeviceFootprint) {
   big.slots = 4;
   for (std::uint64_t budget : {std::uint64_t{256} << 20, std::uint64_t{1} << 30, std::uint64_t{2} << 30}) {
     const StagingConfig c = big.within(budget);
-    EXPECT_EQ(c.slots, 3u);
+    EXPECT_EQ(c.slots, 2u);
     EXPECT_LE(c.device_footprint(6), budget) << budget;
     EXPECT_GE(c.device_footprint(6), budget * 9 / 10) << budget;  // the budget is used, not wasted
     EXPECT_EQ(c.scratch_bytes, 2 * c.slot_bytes);
