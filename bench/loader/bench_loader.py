@@ -174,7 +174,7 @@ def write_results(out: Path, rows: list[dict], full: dict, args, name: str, gpus
             r["label"], r["kind"], f"{r['samples_per_s']:.1f}" if r.get("samples_per_s") else "-",
             f"{r['gb_per_s']:.2f}" if r.get("gb_per_s") else "-",
             f"{100 * r['busy_fraction']:.1f}%" if r.get("busy_fraction") else "-",
-            f"{mem / 2**30:.2f} GiB" if mem else "-", r.get("error", "")))
+            f"{mem / 2**30:.2f} GiB" if mem else "-", r.get("error", "").replace("|", "/")[-160:]))
     md += ["", "Goals:", ""] + [f"- {k}: **{v:.2f}**" for k, v in goals.items()]
     md += ["", "busy = training samples/s over synthetic samples/s (the model's share of each step). "
            "GB/s counts the bytes of the samples delivered (2 steps of 16.6 MB each). Loader GPU memory: "
