@@ -11,8 +11,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 "$root/scripts/setup.sh"
 jobs=${ZARRGPU_JOBS:-$(nproc)}
-corpus=$(realpath "${ZARRGPU_CORPUS_DIR:-$root/../shared/corpus}")
+# The conformance corpus is in the repository; ../shared/corpus adds its arrays when present.
+corpus=$(realpath "${ZARRGPU_CORPUS_DIR:-$root/tests/corpus/data}")
 export ZARRGPU_CORPUS_DIR="$corpus"
+extra_corpus=$(realpath -m "${ZARRGPU_EXTRA_CORPUS_DIR:-$root/../shared/corpus}")
+export ZARRGPU_EXTRA_CORPUS_DIR="$extra_corpus"
 status=0
 
 step() { printf '\n==== %s\n' "$*"; }
@@ -22,7 +25,8 @@ step "build (build/): the library, tools, tests, benchmarks and the Python exten
 # (scikit-build-core) configures and builds everything into build/.
 CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$root/.venv/bin/python" -m pip install -q --no-build-isolation -e . \
   -Cbuild-dir=build -Ccmake.define.ZARRGPU_BUILD_TESTS=ON -Ccmake.define.ZARRGPU_BUILD_TOOLS=ON \
-  -Ccmake.define.ZARRGPU_BUILD_BENCH=ON -Ccmake.define.ZARRGPU_CORPUS_DIR="$corpus"
+  -Ccmake.define.ZARRGPU_BUILD_BENCH=ON -Ccmake.define.ZARRGPU_CORPUS_DIR="$corpus" \
+  -Ccmake.define.ZARRGPU_EXTRA_CORPUS_DIR="$extra_corpus"
 
 step "CUDA type check (clang, no CUDA SDK needed): GPU Zstd decoder, CUDA host code, GPU tests"
 tests/cuda_syntax/check.sh || status=1
@@ -43,7 +47,8 @@ if [ "${ZARRGPU_TEST_QUICK:-0}" != 1 ]; then
   step "AddressSanitizer + UBSan build (build-asan/): corpus, codecs, decoder, engine"
   if [ ! -f build-asan/build.ninja ]; then
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DZARRGPU_CUDA=OFF \
-      -DZARRGPU_SANITIZE=address,undefined -DZARRGPU_BUILD_BENCH=OFF -DZARRGPU_CORPUS_DIR="$corpus" >/dev/null
+      -DZARRGPU_SANITIZE=address,undefined -DZARRGPU_BUILD_BENCH=OFF -DZARRGPU_CORPUS_DIR="$corpus" \
+      -DZARRGPU_EXTRA_CORPUS_DIR="$extra_corpus" >/dev/null
   fi
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -16,7 +16,7 @@ class CorpusRead : public ::testing::TestWithParam<CorpusEntry> {};
 
 TEST_P(CorpusRead, FullReadMatchesSha256) {
   const auto& e = GetParam();
-  auto store = open_store((testing::corpus_dir() / e.store).string());
+  auto store = open_store(e.store_path().string());
   const Array a = Array::open(store, e.array);
   EXPECT_EQ(a.shape(), e.shape);
   const std::string dtype = a.dtype() == DataType::bfloat16 ? "bfloat16" : numpy_str(a.dtype());
@@ -31,7 +31,7 @@ TEST_P(CorpusRead, FullReadMatchesSha256) {
 
 TEST_P(CorpusRead, SelectionsMatchSlicingTheFullRead) {
   const auto& e = GetParam();
-  auto store = open_store((testing::corpus_dir() / e.store).string());
+  auto store = open_store(e.store_path().string());
   const Array a = Array::open(store, e.array);
   const Bytes all = a.read();
   const std::size_t es = size_of(a.dtype());
@@ -51,6 +51,14 @@ TEST_P(CorpusRead, SelectionsMatchSlicingTheFullRead) {
     if (want.empty()) continue;  // memcmp takes no null pointers, even for 0 bytes
     EXPECT_EQ(std::memcmp(got.data(), want.data(), want.size()), 0) << e.name << " [" << text << "]";
   }
+}
+
+// The repository carries its corpus (tests/corpus/data): the sweep above never runs empty.
+TEST(CorpusEntries, RepositoryCorpusHasEveryExpectedArray) {
+  const auto entries = testing::corpus_entries();
+  const auto in_repo = std::count_if(entries.begin(), entries.end(),
+                                     [](const CorpusEntry& e) { return e.root == testing::corpus_dir(); });
+  EXPECT_GE(in_repo, 62) << testing::corpus_dir();
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusRead, ::testing::ValuesIn(testing::corpus_entries()),
