@@ -29,5 +29,6 @@ if [ -n "$wheels" ]; then
     case ":${PYTHONPATH:-}:" in *:/tmp/site:*) ;; *) export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH} ;; esac
   fi
 fi
-export ZARRGPU_CORPUS_DIR="$root/.corpus"
+corpus="$root/.corpus"; [ -d "$corpus" ] || corpus="$root/tests/corpus/data"
+export ZARRGPU_CORPUS_DIR="$corpus"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/prepare: GPU /'

@@ -32,7 +32,7 @@ done
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 ))s; }
 [ -f bench/gpu/prepare.sh ] && source bench/gpu/prepare.sh
-corpus="$root/.corpus"; [ -d "$corpus" ] || corpus="$root/../shared/corpus"
+corpus="$root/.corpus"; [ -d "$corpus" ] || corpus="$root/tests/corpus/data"
 export ZARRGPU_CORPUS_DIR="$corpus"
 
 if [ $build = 1 ]; then

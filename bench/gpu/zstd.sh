@@ -93,6 +93,7 @@ rc=$?; result[tests]=$([ $rc -eq 0 ] && echo pass || echo "FAIL (rc $rc)")
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? ran" "$out/zstd_gpu_test.log" | head -12
 corpus=${ZARRGPU_SHARED_CORPUS:-$root/../shared/corpus}
 [ -d "$corpus" ] || corpus="$root/.corpus"
+[ -d "$corpus" ] || corpus="$root/tests/corpus/data"
 if [ -d "$corpus" ]; then
   timeout 60 "$check_bin" --sniff "$corpus" > "$out/zstd_check.log" 2>&1
   rc=$?; result[check]=$([ $rc -eq 0 ] && echo pass || echo "FAIL (rc $rc)")
