@@ -271,6 +271,13 @@ void bind_device_array(nb::module_& m) {
            },
            nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("max_version") = nb::none(),
            nb::arg("dl_device") = nb::none(), nb::arg("copy") = nb::none())
+      // Device memory belongs to one process: say so rather than pickle's "cannot pickle" on
+      // a nanobind type (the Array it was read from pickles; so does a host copy).
+      .def("__reduce__", [](const DeviceArray& a) -> nb::object {
+            throw nb::type_error(("a zarrgpu.DeviceArray (" + a.device().to_string() +
+                                  " memory) cannot be pickled or copied: pickle the zarrgpu.Array it was "
+                                  "read from (it re-opens by location), or a host copy (.get())").c_str());
+          })
       .def("__repr__", [](const DeviceArray& a) {
             std::string s = "DeviceArray(shape=(";
             for (std::size_t i = 0; i < a.shape.size(); ++i) s += (i ? ", " : "") + std::to_string(a.shape[i]);

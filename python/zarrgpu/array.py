@@ -141,6 +141,11 @@ class Array(Node):
             raise TypeError("len() of a 0-d array")
         return self.shape[0]
 
+    def __reduce__(self):
+        # Pickles as its location and mode, as zarr-python and xarray's stores do: the
+        # receiving process (dask worker, DataLoader worker started with spawn) re-opens it.
+        return _reopen_array, (self._url, self.path, self._mode)
+
     def __repr__(self) -> str:
         return (f"<zarrgpu.Array {self._url}{'/' + self.path if self.path else ''} shape={self.shape} "
                 f"dtype={self._dtype} chunks={self.chunks} zarr_format={self.zarr_format}>")
@@ -324,3 +329,8 @@ class _OrthogonalIndexer:
 
     def __getitem__(self, key: Any) -> np.ndarray:
         return self._array.read(key)
+
+
+def _reopen_array(url: str, path: str, mode: str) -> Array:
+    """Unpickles an Array: opens it again from its store (metadata as the store has it now)."""
+    return Array(_zarrgpu.Array.open(url, path), url, mode)

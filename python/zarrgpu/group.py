@@ -149,5 +149,14 @@ class Group(Node):
         self._reopen()
         return group
 
+    def __reduce__(self):
+        # Pickles as its location and open options (see Array.__reduce__).
+        return _reopen_group, (self._url, self.path, self._mode, self._consolidated)
+
     def __repr__(self) -> str:
         return f"<zarrgpu.Group {self._url}{'/' + self.path if self.path else ''} zarr_format={self.zarr_format}>"
+
+
+def _reopen_group(url: str, path: str, mode: str, consolidated: bool | None = None) -> Group:
+    """Unpickles a Group: opens it again from its store, with the options it was opened with."""
+    return Group(_zarrgpu.Group.open(url, path, consolidated), url, mode, consolidated)

@@ -263,7 +263,7 @@ class ZarrgpuBackendEntrypoint(BackendEntrypoint):
 
     description = "Open Zarr stores with zarrgpu (GPU reads into CuPy, or NumPy)"
     url = "https://github.com/zarrgpu/zarrgpu"
-    supports_groups = False
+    supports_groups = True
     open_dataset_parameters = (
         "filename_or_obj", "mask_and_scale", "decode_times", "concat_characters", "decode_coords",
         "drop_variables", "use_cftime", "decode_timedelta", "group", "consolidated", "device",
@@ -295,25 +295,102 @@ class ZarrgpuBackendEntrypoint(BackendEntrypoint):
         device: str = "cpu",
         use_zarr_fill_value_as_mask: bool | None = None,
     ):
-        path = _path(filename_or_obj)
-        if path is None:
-            raise TypeError(f"engine='zarrgpu' opens a path or file:// URL, got {type(filename_or_obj).__name__}")
-        dropped = [drop_variables] if isinstance(drop_variables, str) else list(drop_variables or ())
-        store = ZarrgpuDataStore.open(path, group=group, consolidated=consolidated, device=device,
+        store = ZarrgpuDataStore.open(_url(filename_or_obj), group=group, consolidated=consolidated, device=device,
                                       use_zarr_fill_value_as_mask=use_zarr_fill_value_as_mask,
-                                      drop_variables=dropped)
-        with close_on_error(store):
-            ds = StoreBackendEntrypoint().open_dataset(
-                store,
-                mask_and_scale=mask_and_scale,
-                decode_times=decode_times,
-                concat_characters=concat_characters,
-                decode_coords=decode_coords,
-                drop_variables=drop_variables,
-                use_cftime=use_cftime,
-                decode_timedelta=decode_timedelta,
-            )
-            if device != "cpu":
-                for var in ds.variables.values():
-                    _device_safe_cf_decoding(var._data)
-            return ds
+                                      drop_variables=_names(drop_variables))
+        return _dataset_of(store, dict(
+            mask_and_scale=mask_and_scale, decode_times=decode_times, concat_characters=concat_characters,
+            decode_coords=decode_coords, drop_variables=drop_variables, use_cftime=use_cftime,
+            decode_timedelta=decode_timedelta))
+
+    def open_datatree(
+        self,
+        filename_or_obj: Any,
+        *,
+        mask_and_scale=True,
+        decode_times=True,
+        concat_characters=True,
+        decode_coords=True,
+        drop_variables: str | Iterable[str] | None = None,
+        use_cftime=None,
+        decode_timedelta=None,
+        group: str | None = None,
+        consolidated: bool | None = None,
+        device: str = "cpu",
+        use_zarr_fill_value_as_mask: bool | None = None,
+    ):
+        """Every group at or below ``group`` as a DataTree (as engine="zarr")."""
+        from xarray.backends.common import datatree_from_dict_with_io_cleanup
+
+        return datatree_from_dict_with_io_cleanup(self.open_groups_as_dict(
+            filename_or_obj, mask_and_scale=mask_and_scale, decode_times=decode_times,
+            concat_characters=concat_characters, decode_coords=decode_coords, drop_variables=drop_variables,
+            use_cftime=use_cftime, decode_timedelta=decode_timedelta, group=group, consolidated=consolidated,
+            device=device, use_zarr_fill_value_as_mask=use_zarr_fill_value_as_mask))
+
+    def open_groups_as_dict(
+        self,
+        filename_or_obj: Any,
+        *,
+        mask_and_scale=True,
+        decode_times=True,
+        concat_characters=True,
+        decode_coords=True,
+        drop_variables: str | Iterable[str] | None = None,
+        use_cftime=None,
+        decode_timedelta=None,
+        group: str | None = None,
+        consolidated: bool | None = None,
+        device: str = "cpu",
+        use_zarr_fill_value_as_mask: bool | None = None,
+    ) -> dict[str, Any]:
+        """{"/": root dataset, "/a": ..., "/a/b": ...} for the root and every group below it;
+        with ``group=``, that group and those below it, named as engine="zarr" names them
+        (relative to it: ".", "b", "b/c")."""
+        from xarray.core.treenode import NodePath
+
+        root = ZarrgpuDataStore.open(_url(filename_or_obj), group=group, consolidated=consolidated, device=device,
+                                     use_zarr_fill_value_as_mask=use_zarr_fill_value_as_mask,
+                                     drop_variables=_names(drop_variables))
+        decode = dict(mask_and_scale=mask_and_scale, decode_times=decode_times, concat_characters=concat_characters,
+                      decode_coords=decode_coords, drop_variables=drop_variables, use_cftime=use_cftime,
+                      decode_timedelta=decode_timedelta)
+        # The root's tree (consolidated metadata when present, else a listing) names the groups.
+        below = sorted(p for p, node in root.group.tree().items() if node["node_type"] == "group")
+        parent = NodePath("/") / NodePath(group or "")
+
+        def name(path: str) -> str:
+            return str(NodePath("/") / path) if not group else str((parent / path).relative_to(parent))
+
+        out = {name(""): _dataset_of(root, decode)}
+        try:
+            for path in below:
+                store = ZarrgpuDataStore(root.group[path], root.device, use_zarr_fill_value_as_mask,
+                                         _names(drop_variables))
+                out[name(path)] = _dataset_of(store, decode)
+        except Exception:
+            for ds in out.values():
+                ds.close()
+            raise
+        return out
+
+
+def _names(drop_variables: str | Iterable[str] | None) -> list[str]:
+    return [drop_variables] if isinstance(drop_variables, str) else list(drop_variables or ())
+
+
+def _url(filename_or_obj: Any) -> str:
+    path = _path(filename_or_obj)
+    if path is None:
+        raise TypeError(f"engine='zarrgpu' opens a path or file:// URL, got {type(filename_or_obj).__name__}")
+    return path
+
+
+def _dataset_of(store: ZarrgpuDataStore, decode: dict):
+    """The CF-decoded Dataset of one group, as xarray's StoreBackendEntrypoint makes it."""
+    with close_on_error(store):
+        ds = StoreBackendEntrypoint().open_dataset(store, **decode)
+        if store.device.kind != "cpu":
+            for var in ds.variables.values():
+                _device_safe_cf_decoding(var._data)
+        return ds
