@@ -91,6 +91,14 @@ def test_unpickled_array_sees_the_store_as_it_is_now(array_store):
     np.testing.assert_array_equal(pickle.loads(blob)[4:6], np.full((2, 5), 3.0, np.float32))
 
 
+def test_memory_store_array_unpickles_in_the_same_process():
+    a = zarrgpu.create_array("memory://test-pickle", shape=(4,), dtype="int32", overwrite=True)
+    a[...] = np.arange(4, dtype=np.int32)
+    b = _roundtrip(a)
+    assert b.store == "memory://test-pickle"
+    np.testing.assert_array_equal(b[...], np.arange(4, dtype=np.int32))
+
+
 def test_copy_and_deepcopy_give_working_arrays(array_store):
     a = zarrgpu.open(array_store, path="g/x")
     for b in (copy.copy(a), copy.deepcopy(a)):
