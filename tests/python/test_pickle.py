@@ -124,6 +124,9 @@ def test_consolidated_group_pickles(tmp_path):
     assert g.is_consolidated
     h = _roundtrip(g)
     assert h.is_consolidated and h.tree().keys() == g.tree().keys()
+    # The open options travel too: consolidated=False reads each member's own metadata.
+    plain = _roundtrip(zarrgpu.open_group(path, consolidated=False))
+    assert not plain.is_consolidated and plain.member_names() == g.member_names()
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int64", "bool", "complex64", "bfloat16"])
