@@ -18,7 +18,7 @@ _STRING_TESTS = (
     "test_roundtrip_consolidated", "test_roundtrip_empty_vlen_string_array", "test_roundtrip_object_dtype",
     "test_roundtrip_string_data", "test_roundtrip_string_encoded_characters", "test_roundtrip_stringdtype_data",
     "test_roundtrip_stringdtype_nulls", "test_roundtrip_stringdtype_with_na_object", "test_roundtrip_test_data",
-    "test_shard_encoding", "test_string_object_warning", "test_to_zarr_append_compute_false_roundtrip",
+    "test_shard_encoding[3]", "test_string_object_warning", "test_to_zarr_append_compute_false_roundtrip",
     "test_to_zarr_compute_false_roundtrip", "test_vectorized_indexing", "test_vectorized_indexing_negative_step",
     "test_warning_on_bad_chunks", "test_write_persistence_modes", "test_write_uneven_dask_chunks",
     "test_zero_dimensional_variable",
