@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the store fuzzer with clang (the library with -fsanitize=fuzzer-no-link,
 # address and undefined) and runs it for a bounded time over seeds made here
-# and the conformance corpus (../shared/corpus, when present). Crashing inputs
+# and the conformance corpus (tests/corpus/data, or $ZARRGPU_CORPUS_DIR). Crashing inputs
 # are copied to fuzz/store/regressions/ (commit them: ctest replays that folder,
 # tests/fuzz_store/).
 #   fuzz/store/run.sh [SECONDS=60] [JOBS=1]
@@ -23,6 +23,6 @@ fi
 cmake --build "$build" --target store_fuzzer -j "${ZARRGPU_JOBS:-$(nproc)}"
 corpus="$build/corpus"
 mkdir -p "$corpus"
-[ -n "$(ls -A "$corpus")" ] || python3 "$here/store_archive.py" seeds "$corpus" "${ZARRGPU_CORPUS_DIR:-$root/../shared/corpus}"
+[ -n "$(ls -A "$corpus")" ] || python3 "$here/store_archive.py" seeds "$corpus" "${ZARRGPU_CORPUS_DIR:-$root/tests/corpus/data}"
 exec "$here/../bounded_run.sh" "$build/fuzz/store/store_fuzzer" "$corpus" "$here/regressions" "$build" "$secs" "$jobs" \
   -max_len=300000 -malloc_limit_mb=1024

@@ -4,7 +4,7 @@
   store_archive.py seeds OUT [CORPUS]   writes seed inputs: small stores made here
                                         (format 2 and 3, compressed, sharded,
                                         consolidated groups), plus every store of
-                                        CORPUS (../shared/corpus) under 256 KiB
+                                        CORPUS (tests/corpus/data) under 256 KiB
   store_archive.py pack DIR OUT         one store directory -> one input
   store_archive.py unpack IN DIR        one input -> a store directory (to run the CLI on)
 """
