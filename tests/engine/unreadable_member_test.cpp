@@ -81,7 +81,8 @@ TEST(UnreadableMember, GroupOpensAndListsIt) {
   EXPECT_FALSE(g.is_consolidated());
   check_group(g);
   expect_unreadable(g.tree(), "json", ErrorKind::invalid_metadata, "not valid JSON", "");
-  const auto& u = std::get<UnreadableNode>(g.tree().at("json"));
+  const auto tree = g.tree();  // a reference into tree()'s temporary would dangle
+  const auto& u = std::get<UnreadableNode>(tree.at("json"));
   EXPECT_EQ(u.error.context().document, "json/zarr.json");
   EXPECT_EQ(u.error.context().chunk_key, "");  // a metadata document is not a chunk
   // Opened directly, the member throws as before.
