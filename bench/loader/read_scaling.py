@@ -40,6 +40,7 @@ def main() -> None:
     p.add_argument("--limits", type=float, nargs="+", default=[0, 0.55, 1.0, 2.0], help="GiB; 0 = none")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--json", default=None)
+    p.add_argument("--no-full", action="store_true", help="skip the whole-array read")
     a = p.parse_args()
     g = zarrgpu.open(a.store)
     if isinstance(g, zarrgpu.Array):
@@ -51,10 +52,12 @@ def main() -> None:
     step_bytes = int(np.prod(shape[1:])) * arr.dtype.itemsize
     rng = np.random.default_rng(0)
     rows = []
-    full = torch.empty(shape, dtype=dtype, device="cuda")
-    s = timed(lambda: arr.read(out=full), a.repeat)
-    rows.append({"steps": shape[0], "limit_gib": 0, "seconds": s, "gbps": full.numel() * arr.dtype.itemsize / s / 1e9, "what": "whole array"})
-    del full
+    if not a.no_full:
+        full = torch.empty(shape, dtype=dtype, device="cuda")
+        s = timed(lambda: arr.read(out=full), a.repeat)
+        rows.append({"steps": shape[0], "limit_gib": 0, "seconds": s, "gbps": full.numel() * arr.dtype.itemsize / s / 1e9,
+                     "what": "whole array"})
+        del full
     for n in a.steps:
         out = torch.empty((n,) + shape[1:], dtype=dtype, device="cuda")
         for lim in a.limits:
