@@ -29,23 +29,9 @@ std::shared_ptr<const ArrayState> make_array_state(const ArrayMetadata& m, const
       st->fill = {};
       st->has_fill = false;
     }
-    st->shard_layout = partial_shard_layout(m, path);
-    if (st->shard_layout) {
-      const auto& L = *st->shard_layout;
-      st->inner_chain = codec::CodecChain::build(L.inner_codecs, {L.inner_chunk_shape, m.data_type, m.fill_value});
-      std::vector<std::uint64_t> index_shape = L.chunks_per_shard;
-      index_shape.push_back(2);
-      st->index_chain = codec::CodecChain::build(L.index_codecs, {index_shape, DataType::uint64, FillValue{}});
-      // Index codecs have a fixed encoded size (sharding spec: only fixed-size
-      // codecs are allowed there), computed without building an index: its
-      // decoded size comes from the metadata alone and may be large.
-      const std::optional<std::size_t> index_size = st->index_chain->encoded_size();
-      if (!index_size)
-        throw Error(ErrorKind::unsupported,
-                    "index_codecs must encode to a fixed size (bytes, optionally crc32c), so the index can be found",
-                    {path, "", "sharding_indexed", ""});
-      st->index_encoded_size = *index_size;
-    }
+    // The layout the plan reads (partial_shard_layout) is the codec's.
+    if (partial_shard_layout(m, path))
+      st->sharding = dynamic_cast<const codec::ShardingIndexedCodec*>(&st->chain.array_to_bytes());
     return st;
   } catch (const Error& e) {
     throw e.with_context(ctx);

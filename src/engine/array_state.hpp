@@ -1,6 +1,7 @@
 // What the engine builds once per opened array: the codec chains (validated
 // at open time, so a bad configuration is reported with the codec's name
-// before any chunk is touched), the shard layout, and the fill element.
+// before any chunk is touched), its sharding codec when shards are read
+// partially, and the fill element.
 #pragma once
 
 #include <array>
@@ -10,6 +11,7 @@
 #include <span>
 #include <string>
 
+#include "codec/array_to_bytes/sharding_indexed/sharding_indexed_codec.hpp"
 #include "codec/codec.hpp"
 #include "engine/plan.hpp"
 #include "zarrgpu/array.hpp"
@@ -20,12 +22,10 @@ struct ArrayState {
   explicit ArrayState(codec::CodecChain c) : chain(std::move(c)) {}
 
   codec::CodecChain chain;  // the array's chain, for whole chunks (or whole shards)
-  // Partially readable sharding (partial_shard_layout): the inner chunks' and
-  // the shard index's chains, and the index's encoded size in bytes.
-  std::optional<ShardLayout> shard_layout;
-  std::optional<codec::CodecChain> inner_chain;
-  std::optional<codec::CodecChain> index_chain;
-  std::uint64_t index_encoded_size = 0;
+  // Partially readable sharding (partial_shard_layout): the chain's codec,
+  // whose layout, inner chain and index format the read paths use; null
+  // when shards are read as whole chunks.
+  const codec::ShardingIndexedCodec* sharding = nullptr;
   // One element of the fill value, native order (format 2 null -> zeros).
   std::array<std::byte, 16> fill{};
   // False for a format 2 null fill value: no chunk counts as "empty".

@@ -55,74 +55,16 @@ std::vector<DimChunk> split_positions(std::span<const std::uint64_t> positions, 
   return out;
 }
 
-std::uint64_t ShardLayout::num_inner_chunks() const noexcept {
-  std::uint64_t n = 1;
-  for (auto c : chunks_per_shard) n *= c;
-  return n;
-}
-
-namespace {
-
-std::vector<CodecSpec> codec_specs(const json& j, std::string_view path, const char* field) {
-  std::vector<CodecSpec> out;
-  if (!j.is_array()) {
-    throw Error(ErrorKind::invalid_metadata, std::string("sharding_indexed: '") + field + "' is not a list",
-                {std::string(path), "", "sharding_indexed", ""});
-  }
-  for (const auto& c : j) {
-    CodecSpec s;
-    if (c.is_string()) {
-      s.name = c.get<std::string>();
-    } else if (c.is_object() && c.contains("name") && c["name"].is_string()) {
-      s.name = c["name"].get<std::string>();
-      if (c.contains("configuration")) s.configuration = c["configuration"];
-      if (c.contains("must_understand") && c["must_understand"].is_boolean())
-        s.must_understand = c["must_understand"].get<bool>();
-    } else {
-      throw Error(ErrorKind::invalid_metadata, std::string("sharding_indexed: bad codec in '") + field + "'",
-                  {std::string(path), "", "sharding_indexed", ""});
-    }
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-}  // namespace
-
 std::optional<ShardLayout> partial_shard_layout(const ArrayMetadata& m, std::string_view path) {
   if (m.codecs.empty() || m.codecs.back().name != "sharding_indexed") return std::nullopt;
   // Only array->bytes may be sharding_indexed when it is last; anything before
   // it must be array->array (which permutes positions) -> no partial reads.
   if (m.codecs.size() != 1) return std::nullopt;
-  const json& cfg = m.codecs.back().configuration;
-  const ErrorContext ctx{std::string(path), "", "sharding_indexed", ""};
-  auto bad = [&](const std::string& what) { return Error(ErrorKind::invalid_metadata, "sharding_indexed: " + what, ctx); };
-  if (!cfg.is_object() || !cfg.contains("chunk_shape") || !cfg["chunk_shape"].is_array())
-    throw bad("missing 'chunk_shape'");
-  ShardLayout layout;
-  for (const auto& v : cfg["chunk_shape"]) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() <= 0) throw bad("'chunk_shape' must hold positive integers");
-    layout.inner_chunk_shape.push_back(v.get<std::uint64_t>());
+  try {
+    return ShardLayout::parse(m.codecs.back(), m.chunk_shape);
+  } catch (const Error& e) {
+    throw e.with_context({std::string(path), "", "sharding_indexed", ""});
   }
-  if (layout.inner_chunk_shape.size() != m.ndim()) throw bad("'chunk_shape' rank differs from the array's");
-  for (std::size_t d = 0; d < m.ndim(); ++d) {
-    // Sharding spec: the shard shape must be divisible by the inner chunk shape.
-    if (m.chunk_shape[d] % layout.inner_chunk_shape[d] != 0)
-      throw bad("inner chunk shape does not divide the shard shape");
-    layout.chunks_per_shard.push_back(m.chunk_shape[d] / layout.inner_chunk_shape[d]);
-  }
-  layout.inner_codecs = cfg.contains("codecs") ? codec_specs(cfg["codecs"], path, "codecs")
-                                               : std::vector<CodecSpec>{{"bytes", {{"endian", "little"}}}};
-  layout.index_codecs = cfg.contains("index_codecs")
-                            ? codec_specs(cfg["index_codecs"], path, "index_codecs")
-                            : std::vector<CodecSpec>{{"bytes", {{"endian", "little"}}}, {"crc32c", json::object()}};
-  if (cfg.contains("index_location")) {
-    const auto& loc = cfg["index_location"];
-    if (loc == "start") layout.index_location = ShardLayout::IndexLocation::start;
-    else if (loc == "end") layout.index_location = ShardLayout::IndexLocation::end;
-    else throw bad("'index_location' must be \"start\" or \"end\"");
-  }
-  return layout;
 }
 
 Plan::Plan(const ArrayMetadata& m, std::string array_path, std::vector<DimRange> ranges)

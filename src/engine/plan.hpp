@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "codec/array_to_bytes/sharding_indexed/shard_layout.hpp"
 #include "zarrgpu/metadata.hpp"
 #include "zarrgpu/selection.hpp"
 
@@ -76,18 +77,8 @@ struct ChunkPlan {
   std::uint64_t out_offset = 0;  // element offset of the first selected position in the output
 };
 
-// The sharding_indexed codec's layout (v3 sharding extension), read from its
-// configuration so planning needs no codec instance.
-struct ShardLayout {
-  enum class IndexLocation : std::uint8_t { start, end };
-  std::vector<std::uint64_t> inner_chunk_shape;
-  std::vector<std::uint64_t> chunks_per_shard;
-  IndexLocation index_location = IndexLocation::end;
-  std::vector<CodecSpec> inner_codecs;
-  std::vector<CodecSpec> index_codecs;
-
-  std::uint64_t num_inner_chunks() const noexcept;
-};
+// The sharding_indexed codec's layout (shard_layout.hpp).
+using codec::ShardLayout;
 
 // The shard layout when the array is sharded in a way the engine can read
 // partially: array->bytes is sharding_indexed and no bytes->bytes codec

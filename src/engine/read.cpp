@@ -165,32 +165,23 @@ void read_chunks(const ReadContext& rc) {
 struct InnerRead {
   std::size_t shard;  // index into the batch's shards
   ChunkPlan chunk;
-  std::uint64_t offset = 0, nbytes = 0;
-  bool missing = false;
+  codec::InnerChunkRange range;
 };
 
-constexpr std::uint64_t kMissing = ~std::uint64_t{0};  // sharding spec: offset = nbytes = 2^64-1
-
-// One inner chunk: read its byte range from the shard opened with its index,
-// and decode it (or fill).
+// One inner chunk: read its byte range from the shard opened with its index
+// (which validated the range against that shard's size), and decode it (or fill).
 void read_inner_chunk(const ReadContext& rc, const store::StoredValue& shard, const InnerRead& r) {
-  const auto& L = *rc.state.shard_layout;
-  const auto& chain = *rc.state.inner_chain;
-  if (r.missing) { fill_selected(rc, r.chunk, L.inner_chunk_shape); return; }
-  if (r.offset > shard.size() || r.nbytes > shard.size() - r.offset)
-    throw Error(ErrorKind::corrupt_data,
-                "shard index entry " + std::to_string(r.chunk.linear_index) + " (offset " + std::to_string(r.offset) +
-                    ", " + std::to_string(r.nbytes) + " bytes) points past the end of the " +
-                    std::to_string(shard.size()) + "-byte shard",
-                {"", "", "sharding_indexed", ""});
+  const codec::ShardingIndexedCodec& sharding = *rc.state.sharding;
+  const auto& chain = sharding.inner_chain();
+  if (r.range.missing) { fill_selected(rc, r.chunk, sharding.inner_chunk_shape()); return; }
   const std::size_t nbytes = chain.chunk().nbytes();
-  if (r.chunk.contiguous_in_output && r.nbytes == nbytes && stores_plain_bytes(chain)) {
-    shard.read(r.offset, rc.out.subspan(r.chunk.out_offset * rc.plan.element_size(), nbytes));
+  if (r.chunk.contiguous_in_output && r.range.nbytes == nbytes && stores_plain_bytes(chain)) {
+    shard.read(r.range.offset, rc.out.subspan(r.chunk.out_offset * rc.plan.element_size(), nbytes));
     return;
   }
   Bytes& stored = thread_buffers().stored;
-  store::reset_bytes(stored, r.nbytes);
-  shard.read(r.offset, stored.span());
+  store::reset_bytes(stored, r.range.nbytes);
+  shard.read(r.range.offset, stored.span());
   decode_and_place(rc, chain, r.chunk, stored.span());
   trim(stored);
 }
@@ -200,10 +191,9 @@ void read_inner_chunk(const ReadContext& rc, const store::StoredValue& shard, co
 constexpr std::uint64_t kMaxOpenShards = 256;
 
 void read_shards(const ReadContext& rc) {
-  const auto& L = *rc.state.shard_layout;
-  const auto& index_chain = *rc.state.index_chain;
-  const std::uint64_t index_size = rc.state.index_encoded_size;
-  const std::uint64_t slots = L.num_inner_chunks();
+  const codec::ShardingIndexedCodec& sharding = *rc.state.sharding;
+  const codec::ShardIndexFormat& index_format = sharding.index_format();
+  const std::uint64_t slots = sharding.num_inner_chunks();
   const auto& shard_shape = rc.plan.chunk_shape();
   const std::uint64_t n = rc.plan.num_chunks();
   // Shards per batch: enough inner chunks (at most `slots` each) that the
@@ -221,56 +211,29 @@ void read_shards(const ReadContext& rc) {
     // that one open value, so a shard rewritten meanwhile by another process
     // is read whole in one version, never an index of one and data of another.
     std::vector<std::unique_ptr<store::StoredValue>> values(nb);
-    std::vector<std::vector<std::uint64_t>> index(nb);
     std::vector<std::vector<InnerRead>> per_shard(nb);
     parallel_for(nb, [&](std::size_t i) {
+      codec::ShardIndex index;
       with_chunk_context(rc, shards[i].key, [&] {
         values[i] = store::open_value(rc.store, shards[i].key);
         if (!values[i]) { fill_selected(rc, shards[i], shard_shape); return; }
         const store::StoredValue& v = *values[i];
-        // The index's size comes from the metadata; the shard file bounds what
-        // is read and allocated for it.
-        if (v.size() < index_size)
-          throw Error(ErrorKind::corrupt_data,
-                      "shard has " + std::to_string(v.size()) + " bytes, less than its " +
-                          std::to_string(index_size) + "-byte index",
-                      {"", "", "sharding_indexed", ""});
-        Bytes encoded(index_size);
-        v.read(L.index_location == ShardLayout::IndexLocation::end ? v.size() - index_size : 0, encoded.span());
-        try {
-          index[i].resize(slots * 2);
-          index_chain.decode(encoded.span(), std::as_writable_bytes(std::span(index[i])));
-        } catch (const Error& e) {
-          throw Error(e.kind(), "shard index: " + e.cause(), e.context()).with_context({"", "", "sharding_indexed", ""});
+        index = index_format.read(v.size(), [&](std::uint64_t at, std::span<std::byte> dest) { v.read(at, dest); });
+        for (auto& inner : rc.plan.inner_chunks(shards[i])) {
+          const codec::InnerChunkRange range = index.range(std::size_t(inner.linear_index));
+          per_shard[i].push_back(InnerRead{i, std::move(inner), range});
         }
       });
-      if (!values[i]) return;
-      for (auto& inner : rc.plan.inner_chunks(shards[i])) {
-        InnerRead r{i, std::move(inner)};
-        const std::uint64_t off = index[i][2 * r.chunk.linear_index], len = index[i][2 * r.chunk.linear_index + 1];
-        if (off == kMissing && len == kMissing) {
-          r.missing = true;
-        } else if (off > kMissing - len || (L.index_location == ShardLayout::IndexLocation::start && off < index_size)) {
-          throw Error(ErrorKind::corrupt_data,
-                      "shard index entry " + std::to_string(r.chunk.linear_index) + " is out of range (offset " +
-                          std::to_string(off) + ", nbytes " + std::to_string(len) + ")",
-                      {rc.path, shards[i].key, "sharding_indexed", rc.store.describe()});
-        }
-        r.offset = off;
-        r.nbytes = len;
-        per_shard[i].push_back(std::move(r));
-      }
     }, rc.threads);
     std::vector<InnerRead> inner;
     for (auto& v : per_shard) for (auto& r : v) inner.push_back(std::move(r));
     per_shard.clear();
-    index.clear();
-    store::ReadaheadWindow ahead(rc.store, inner.size(), rc.state.inner_chain->chunk().nbytes(),
+    store::ReadaheadWindow ahead(rc.store, inner.size(), sharding.inner_chain().chunk().nbytes(),
                                  [&](std::size_t j) -> std::optional<ReadRequest> {
                                    const auto& r = inner[j];
-                                   if (r.missing) return std::nullopt;
-                                   return ReadRequest{shards[r.shard].key, ByteRange::of(r.offset, r.nbytes)};
-                                 }, readahead_budget(*rc.state.inner_chain));
+                                   if (r.range.missing) return std::nullopt;
+                                   return ReadRequest{shards[r.shard].key, ByteRange::of(r.range.offset, r.range.nbytes)};
+                                 }, readahead_budget(sharding.inner_chain()));
     parallel_for(inner.size(), [&](std::size_t j) {
       ahead.reached(j);
       const auto& r = inner[j];
@@ -293,7 +256,7 @@ void read_selection(Store& store, const std::string& path, const ArrayMetadata& 
   }
   if (plan.num_chunks() == 0) return;
   const ReadContext rc{store, path, state, plan, out, options.threads};
-  if (state.shard_layout) read_shards(rc);
+  if (state.sharding) read_shards(rc);
   else read_chunks(rc);
 }
 

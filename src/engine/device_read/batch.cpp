@@ -11,6 +11,7 @@ using Mode = DeviceChain::Mode;
 // their own aligned reads: placement and the decoder read them in place).
 bool coalesces(const ReadItem& prev, const ReadItem& it, const DeviceChain& chain) {
   return chain.mode != Mode::gpu && !prev.missing && !it.missing && prev.key == it.key &&
+         prev.shard == it.shard &&
          it.offset >= prev.offset + prev.length && it.offset - (prev.offset + prev.length) <= kCoalesceGap;
 }
 

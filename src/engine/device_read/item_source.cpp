@@ -29,20 +29,12 @@ ItemSource::ItemSource(Store& store, const ArrayMetadata& metadata, std::string 
       array_path_(std::move(array_path)),
       plan_(plan),
       outer_(codec::CodecChain::build(metadata.codecs, chunk_repr(metadata, metadata.chunk_shape))) {
-  if (const auto& layout = plan.shard_layout()) {
-    inner_.emplace(codec::CodecChain::build(layout->inner_codecs, chunk_repr(metadata, layout->inner_chunk_shape)));
-    // The index: chunks_per_shard x 2 uint64 (offset, nbytes); sharding spec.
-    std::vector<std::uint64_t> shape = layout->chunks_per_shard;
-    shape.push_back(2);
-    index_.emplace(codec::CodecChain::build(
-        layout->index_codecs, codec::ChunkRepresentation{shape, DataType::uint64, FillValue::of(~std::uint64_t{0})}));
-    const auto size = index_->encoded_size();
-    if (!size) {
-      throw Error(ErrorKind::unsupported, "shard index codecs without a fixed size",
-                  {array_path_, "", "sharding_indexed", store_.describe()});
-    }
-    index_bytes_ = *size;
-  }
+  if (plan.shard_layout()) sharding_ = dynamic_cast<const codec::ShardingIndexedCodec*>(&outer_.array_to_bytes());
+}
+
+bool ItemSource::can_open_shards() {
+  std::erase_if(open_, [](const auto& v) { return v.expired(); });
+  return open_.size() < kMaxOpenShards;
 }
 
 Error ItemSource::context(const Error& e, const std::string& key) const {
@@ -79,69 +71,56 @@ void ItemSource::next_chunks(std::size_t decoded_budget, std::deque<ReadItem>& o
 }
 
 void ItemSource::next_shards(std::size_t decoded_budget, std::deque<ReadItem>& out) {
-  const auto& layout = *plan_.shard_layout();
-  const std::size_t inner_bytes = std::max<std::size_t>(inner_->chunk().nbytes(), 1);
+  const std::size_t inner_bytes = std::max<std::size_t>(sharding_->inner_chain().chunk().nbytes(), 1);
+  can_open_shards();  // forget the shards no item holds any more
   // A window of shards whose touched inner chunks add up to the budget.
   std::vector<ChunkPlan> shards;
   std::vector<std::vector<ChunkPlan>> inner;
   std::size_t planned = 0;
-  while (cursor_ < plan_.num_chunks() && (shards.empty() || planned < decoded_budget)) {
+  while (cursor_ < plan_.num_chunks() &&
+         (shards.empty() || (planned < decoded_budget && open_.size() + shards.size() < kMaxOpenShards))) {
     shards.push_back(plan_.chunk(cursor_++));
     inner.push_back(plan_.inner_chunks(shards.back()));
     planned += inner.back().size() * inner_bytes;
   }
-  // Their indexes, in parallel. The index's size comes from the metadata; the
-  // shard file bounds it: a shard shorter than its index is corrupt, and no
-  // index is allocated before one is known to exist.
-  std::vector<Bytes> encoded(shards.size());
-  std::vector<char> present(shards.size(), 0);
+  // Each shard is opened once and its index read from it (shard_index.hpp:
+  // bounded by the shard's size and validated), in parallel; its inner
+  // chunks are read from that open value later.
+  const codec::ShardIndexFormat& format = sharding_->index_format();
+  std::vector<std::shared_ptr<const store::StoredValue>> values(shards.size());
+  std::vector<std::vector<ReadItem>> items(shards.size());
   parallel_for(shards.size(), [&](std::size_t s) {
+    codec::ShardIndex index;
     try {
-      const auto value = store::open_value(store_, shards[s].key);
-      if (!value) return;
-      if (value->size() < index_bytes_)
-        throw Error(ErrorKind::corrupt_data, "shard has " + std::to_string(value->size()) +
-                                                 " bytes, less than its " + std::to_string(index_bytes_) +
-                                                 "-byte index");
-      encoded[s] = Bytes(index_bytes_);
-      value->read(layout.index_location == ShardLayout::IndexLocation::end ? value->size() - index_bytes_ : 0,
-                  encoded[s].span());
-      present[s] = 1;
+      values[s] = store::open_value(store_, shards[s].key);
+      if (values[s]) {
+        const store::StoredValue& v = *values[s];
+        index = format.read(v.size(), [&](std::uint64_t at, std::span<std::byte> dest) { v.read(at, dest); });
+      }
     } catch (const Error& e) {
       throw e.with_context({array_path_, shards[s].key, "sharding_indexed", store_.describe()});
-    }
-  });
-  const std::uint64_t slots = layout.num_inner_chunks();
-  std::vector<std::uint64_t> index;
-  for (std::size_t s = 0; s < shards.size(); ++s) {
-    const bool found = present[s] != 0;
-    if (found) {
-      index.resize(2 * slots);
-      try {
-        index_->decode(encoded[s].span(), std::as_writable_bytes(std::span(index)));
-      } catch (const Error& e) {
-        throw e.with_context({array_path_, shards[s].key, "sharding_indexed", store_.describe()});
-      }
     }
     for (ChunkPlan& c : inner[s]) {
       ReadItem it;
       it.key = shards[s].key;
       it.name = inner_name(it.key, c);
       it.chain = 1;
-      const std::uint64_t slot = c.linear_index;
-      if (!found || slot >= slots || (index[2 * slot] == ~std::uint64_t{0} && index[2 * slot + 1] == ~std::uint64_t{0})) {
-        it.missing = true;
+      if (values[s]) {
+        const codec::InnerChunkRange range = index.range(std::size_t(c.linear_index));
+        it.missing = range.missing;
+        it.offset = range.offset;
+        it.length = range.nbytes;
+        if (!it.missing) it.shard = values[s];
       } else {
-        it.offset = index[2 * slot];
-        it.length = index[2 * slot + 1];
-        if (it.offset > ~std::uint64_t{0} - it.length) {
-          throw Error(ErrorKind::corrupt_data, "shard index entry overflows (offset " + std::to_string(it.offset) + ")",
-                      {array_path_, it.name, "sharding_indexed", store_.describe()});
-        }
+        it.missing = true;
       }
       it.chunk = std::move(c);
-      out.push_back(std::move(it));
+      items[s].push_back(std::move(it));
     }
+  });
+  for (std::size_t s = 0; s < shards.size(); ++s) {
+    if (values[s]) open_.push_back(values[s]);
+    for (ReadItem& it : items[s]) out.push_back(std::move(it));
   }
 }
 

@@ -99,8 +99,10 @@ class Reader {
     std::size_t k = 0;
     for (;;) {
       // Keep about two batches of items planned ahead, no more: memory stays
-      // bounded whatever the number of chunks.
-      if (more && pending.size() * std::max<std::size_t>(chain_.decoded_bytes, 1) < 2 * config_.scratch_bytes) {
+      // bounded whatever the number of chunks, and so do the shards the
+      // planned items hold open.
+      const bool grow = more && source_.can_open_shards();
+      if (grow && pending.size() * std::max<std::size_t>(chain_.decoded_bytes, 1) < 2 * config_.scratch_bytes) {
         const auto t0 = Clock::now();
         more = source_.next(config_.scratch_bytes, pending);
         stats_.seconds_io += seconds_since(t0);
@@ -109,7 +111,7 @@ class Reader {
         if (more) continue;
         break;
       }
-      if (more && pending.size() * std::max<std::size_t>(chain_.decoded_bytes, 1) < config_.scratch_bytes &&
+      if (grow && more && pending.size() * std::max<std::size_t>(chain_.decoded_bytes, 1) < config_.scratch_bytes &&
           pending.size() < kMaxBatchItems) {
         continue;  // top up before cutting a batch
       }
@@ -283,6 +285,13 @@ class Reader {
       auto t = Clock::now();
       if (g.device != ItemPlacement::none) {
         gds_read(first.key, dev + g.device, g.offset, g.length);
+      } else if (first.shard) {
+        // An inner chunk: from the shard opened for its index (read_item.hpp).
+        try {
+          first.shard->read(g.offset + piece.at, std::span<std::byte>(pinned + g.pinned + piece.at, piece.length));
+        } catch (const Error& e) {
+          throw e.with_context(context(first.name, ""));
+        }
       } else {
         ReadInto req{ReadRequest{first.key, ByteRange::of(g.offset + piece.at, piece.length)},
                      std::span<std::byte>(pinned + g.pinned + piece.at, piece.length)};
