@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The Zstandard GPU decoder on the GPU machine, in one call, within a time
 # budget (default 510 s, under the 9-minute limit):
-#   1. configure and build with CUDA (whole project; if it does not configure,
-#      the decoder's standalone build), Release, only the zstd targets
+#   1. configure and build with CUDA, Release, only the zstd targets
 #   2. GPU tests (zstd_gpu_test) and the check tool on the shared corpus
 #   3. compute-sanitizer memcheck and racecheck on a large batch
 #   4. the benchmark (zarrgpu, nvCOMP if its wheel is in .whl/, libzstd CPU)
@@ -54,12 +53,7 @@ step "configure and build"
 common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DZARRGPU_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90
         -DZARRGPU_NVCOMP_ROOT="$nvcomp_root")
 bdir=build-zstd-gpu
-if ! cmake -S . -B $bdir "${common[@]}" > "$out/zstd_configure.log" 2>&1; then
-  echo "whole project does not configure (see zstd_configure.log); using the decoder's standalone build"
-  bdir=build-zstd-gpu-standalone
-  cmake -S bench/zstd_gpu/standalone -B $bdir "${common[@]}" >> "$out/zstd_configure.log" 2>&1 ||
-    { tail -30 "$out/zstd_configure.log"; exit 1; }
-fi
+cmake -S . -B $bdir "${common[@]}" > "$out/zstd_configure.log" 2>&1 || { tail -30 "$out/zstd_configure.log"; exit 1; }
 targets=(zstd_gpu_test zarrgpu-zstd-check zstd_gpu_bench)
 # The GPU machine keeps build outputs between calls but syncs the tree with
 # its own (older) file times: after a call that built other sources (an

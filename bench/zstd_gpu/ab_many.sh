@@ -22,7 +22,7 @@ out=${OUT:-/tmp/zstd_ab_many}
 mkdir -p "$out"
 rm -f "$out/ab_rows.txt"
 ZSTD_BUILD_ONLY=1 OUT="$out" bash bench/gpu/zstd.sh > "$out/ab_build.log" 2>&1 || { tail -20 "$out/ab_build.log"; exit 1; }
-bdir=$( [ -d build-zstd-gpu ] && echo build-zstd-gpu || echo build-zstd-gpu-standalone )
+bdir=build-zstd-gpu
 find_bench() { find "$bdir" -type f -name zstd_gpu_bench -perm -u+x | head -1; }
 build_bench() { cmake --build "$bdir" --target zstd_gpu_bench -j "$(nproc)" > "$out/ab_build_$1.log" 2>&1 ||
                   { tail -20 "$out/ab_build_$1.log"; return 1; }; }

@@ -1,5 +1,5 @@
 // The Zstandard GPU benchmarks' data: ERA5-like float32 fields, made on
-// all CPU threads (zstd_gpu_bench.cpp, split_probe.cpp).
+// all CPU threads (zstd_gpu_bench.cpp).
 #pragma once
 
 #include <atomic>

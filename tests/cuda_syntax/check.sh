@@ -21,7 +21,7 @@ status=0
 n=1
 for f in "$root"/src/gpu/*.cpp "$root"/src/engine/device_read/*.cpp "$root"/tests/gpu/*.cpp \
          "$root"/tests/engine_device_read/device_read_test.cpp "$root"/bench/gpu_read/bench_gpu_read.cpp \
-         "$root"/tests/codec/bytes_to_bytes/zstd_gpu/gpu_decoder_test.cpp "$root"/bench/zstd_gpu/zstd_gpu_bench.cpp "$root"/bench/zstd_gpu/split_probe.cpp; do
+         "$root"/tests/codec/bytes_to_bytes/zstd_gpu/gpu_decoder_test.cpp "$root"/bench/zstd_gpu/zstd_gpu_bench.cpp; do
   "$CXX" -std=c++20 -fsyntax-only "${inc[@]}" -I"$root/tests" -I"$root/tests/codec/bytes_to_bytes/zstd_decoder" -I"$root/bench/zstd_gpu" \
     -DZARRGPU_CORPUS_DIR='"."' -DZARRGPU_SOURCE_DIR='"."' "$f" || status=1
   n=$((n + 1))
