@@ -3,8 +3,6 @@
 // adds the entries whose names the repository's corpus lacks.
 #pragma once
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +11,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "corpus/sha256.hpp"
 
 namespace zarrgpu::testing {
 
@@ -51,16 +51,6 @@ inline std::vector<CorpusEntry> corpus_entries() {
     }
   }
   return out;
-}
-
-inline std::string sha256_hex(const void* data, std::size_t n) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(data, n, md, &len, EVP_sha256(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string s;
-  for (unsigned i = 0; i < len; ++i) { s += hex[md[i] >> 4]; s += hex[md[i] & 15]; }
-  return s;
 }
 
 // A gtest-safe name ("v3_group_plain_s11/data" -> "v3_group_plain_s11_data").

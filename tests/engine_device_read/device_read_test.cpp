@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/device_read/device_read.hpp"
-#include "engine_device_read/sha256.hpp"
+#include "corpus/sha256.hpp"
 #include "gpu/cuda_buffer.hpp"
 #include "gpu/stream.hpp"
 #include "zarrgpu/array.hpp"
@@ -93,8 +93,8 @@ class DeviceRead : public ::testing::Test {
       const Array a = Array::open(open_local_store((corpus_dir() / c.store).string()), c.path);
       const Bytes cpu = a.read();
       const auto gpu = read_on_device(a, Selection(), cpu.size());
-      ASSERT_EQ(test::sha256_hex(gpu), c.sha256) << last_device_read_stats().io_path;
-      EXPECT_EQ(test::sha256_hex(cpu.span()), c.sha256);
+      ASSERT_EQ(zarrgpu::testing::sha256_hex(gpu), c.sha256) << last_device_read_stats().io_path;
+      EXPECT_EQ(zarrgpu::testing::sha256_hex(cpu.span()), c.sha256);
       const DeviceReadStats s = last_device_read_stats();
       // Every present chunk of a zstd chain is counted once, on one decoder.
       if (!s.zstd_decoder.empty()) EXPECT_EQ(s.zstd_gpu_chunks + s.zstd_cpu_chunks, s.chunks - s.missing_chunks);
@@ -184,7 +184,7 @@ TEST_F(DeviceRead, OrdersAfterAndBeforeTheCallersStream) {
   const Bytes cpu = a.read();
   gpu::Stream s;
   const auto gpu = read_on_device(a, Selection(), cpu.size(), s.get());
-  EXPECT_EQ(test::sha256_hex(gpu), c.sha256);
+  EXPECT_EQ(zarrgpu::testing::sha256_hex(gpu), c.sha256);
 }
 
 TEST_F(DeviceRead, RejectsBadOutputs) {

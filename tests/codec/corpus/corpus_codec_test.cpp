@@ -6,7 +6,7 @@
 
 #include "codec/codec.hpp"
 #include "codec/codec_fixtures.hpp"
-#include "codec/corpus/sha256.hpp"
+#include "corpus/sha256.hpp"
 #include "zarrgpu/metadata.hpp"
 
 namespace zarrgpu::codec {
