@@ -37,27 +37,32 @@ TEST(DecoderChoice, EnvironmentDefaultsToAutoAndRejectsJunk) {
 }
 
 TEST(DecoderChoice, ThresholdIsTheSmallerOfGpuAndCpuBounds) {
-  EXPECT_EQ(gpu_zstd_frame_threshold(132, 16), 528u);  // H200: 4 x 132 < 40 x 16
-  EXPECT_EQ(gpu_zstd_frame_threshold(132, 2), 80u);    // few CPU threads: the GPU pays off sooner
-  EXPECT_EQ(gpu_zstd_frame_threshold(0, 0), 4u);       // unknown counts clamp to 1, never 0
+  // The GPU's bound grows with its SMs, the CPU's with its threads; the
+  // threshold is the smaller, so either side may set it.
+  EXPECT_EQ(gpu_zstd_frame_threshold(132, 16), std::min(kFramesPerSm * 132, kFramesPerCpuThread * 16));
+  EXPECT_EQ(gpu_zstd_frame_threshold(132, 2), kFramesPerCpuThread * 2);  // few CPU threads: the GPU pays off sooner
+  EXPECT_EQ(gpu_zstd_frame_threshold(4, 1000), kFramesPerSm * 4);        // a small GPU: later
+  EXPECT_LE(gpu_zstd_frame_threshold(132, 2), gpu_zstd_frame_threshold(132, 16));
+  EXPECT_LE(gpu_zstd_frame_threshold(66, 1000), gpu_zstd_frame_threshold(132, 1000));
+  EXPECT_GE(gpu_zstd_frame_threshold(0, 0), 1u);  // unknown counts clamp to 1, never 0
 }
 
 ZstdBatch small(std::size_t frames) { return {frames, 64 << 10}; }
 ZstdBatch large(std::size_t frames) { return {frames, 16'600'000}; }
 
-TEST(DecoderChoice, FewSmallFramesGoToCpuThreads) {
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(30), 132, 16), ZstdDecoder::cpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(1), 132, 16), ZstdDecoder::cpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(527), 132, 16), ZstdDecoder::cpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(0), 132, 16), ZstdDecoder::cpu);  // all missing
-  // Just under the large-frame size: still the frame-count rule.
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, {30, kLargeFrameBytes - 1}, 132, 16),
-            ZstdDecoder::cpu);
-}
-
-TEST(DecoderChoice, ManyFramesGoToTheGpu) {
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(528), 132, 16), ZstdDecoder::gpu);
-  EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(2048), 132, 16), ZstdDecoder::gpu);
+TEST(DecoderChoice, SmallFramesGoToTheGpuFromTheThresholdOn) {
+  for (const auto [sms, threads] : {std::pair{132u, 16u}, std::pair{132u, 2u}, std::pair{8u, 64u}}) {
+    const std::size_t t = gpu_zstd_frame_threshold(sms, threads);
+    SCOPED_TRACE(std::to_string(sms) + " SMs, " + std::to_string(threads) + " threads: " + std::to_string(t));
+    EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(t - 1), sms, threads), ZstdDecoder::cpu);
+    EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(t), sms, threads), ZstdDecoder::gpu);
+    EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(4 * t), sms, threads), ZstdDecoder::gpu);
+    EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(1), sms, threads), ZstdDecoder::cpu);
+    EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, small(0), sms, threads), ZstdDecoder::cpu);  // all missing
+    // Just under the large-frame size: still the frame-count rule.
+    EXPECT_EQ(choose_zstd_decoder(ZstdRequest::auto_, true, {t - 1, kLargeFrameBytes - 1}, sms, threads),
+              ZstdDecoder::cpu);
+  }
 }
 
 TEST(DecoderChoice, LargeFramesGoToTheGpuInAnyNumber) {
@@ -76,7 +81,8 @@ TEST(DecoderChoice, OverridesWin) {
 }
 
 TEST(DecoderChoice, DescriptionNamesTheRule) {
-  EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find(">= 528 frames"), std::string::npos);
+  const std::string threshold = ">= " + std::to_string(gpu_zstd_frame_threshold(132, 16)) + " frames";
+  EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find(threshold), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find("frames of >= 512 KiB"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::cpu, true, 132, 16).find("ZARRGPU_GPU_ZSTD=0"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::gpu, false, 132, 16).find("not built"), std::string::npos);

@@ -1,6 +1,6 @@
 // The GPU decoder's wave arithmetic (gpu/wave_layout.hpp), on the host: how
 // many chunks a temp holds and how a batch is cut into waves. Each of these
-// cost measurable GPU time when it was wrong (bench/zstd_gpu/NOTES.md, v8).
+// cost measurable GPU time when it was wrong (docs/zstd-gpu-decoder.md).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -83,24 +83,6 @@ TEST(ZstdWaveLayout, WavesAreFewestThenFewestRounds) {
   EXPECT_EQ(cut_waves(12, 16, 16 * kMiB, 5544), 8u);
 }
 
-// The Zstd bench's 1 MiB rows: the default 8 GiB wave temp holds two rounds
-// of the H200 (5,544 blocks in B2/B3, 8 blocks per chunk: 1,386 chunks).
-// 16-byte granules once made each chunk's scratch 2% larger, the temp then
-// held one round per wave, and level 3 fell from 74.5 to 68.7 GB/s. (The
-// index's match-end bits, +4%, came with BlockEntropy's FSE tables packed,
-// -3%.) A layout change that trips this should say what it costs on the GPU.
-TEST(ZstdWaveLayout, TheBenchsMiBChunksRunInTwoWaves) {
-  const WaveLayout layout(kMiB);
-  const uint64_t room = layout.wave_chunks(BlockParallelPolicySm90::kWaveTempBytes, 2048);
-  EXPECT_GE(room, 1386u);
-  EXPECT_EQ(cut_waves(room, 2048, kMiB, 5544), 1386u);
-  // With B3's 13 lanes a round is 6,336 blocks (792 chunks): two whole
-  // rounds no longer fit. A round a wave would take three waves, two equal
-  // ones four rounds; the room filled takes two waves and three rounds.
-  EXPECT_LT(room, 2u * 792u);
-  EXPECT_EQ(cut_waves(room, 2048, kMiB, 6336), room);
-}
-
 // Two lanes of waves (plan_waves): each lane's scratch is bytes(wave), lane
 // 1's from bytes(wave) on, so two of them must fit the temp; a temp whose
 // half holds no chunk, or a batch that fits one wave, runs one lane; one
@@ -136,35 +118,22 @@ TEST(ZstdWaveLayout, TwoLanesSplitTheTempAndFitIt) {
       }
     }
   }
-  // The bench's 2 GiB of 1 MiB chunks in the 8 GiB temp: two waves on one
-  // lane, three of 683 chunks on two.
-  const WaveLayout mib(kMiB);
-  const uint64_t temp = mib.bytes(mib.wave_chunks(BlockParallelPolicySm90::kWaveTempBytes, 2048));
-  const WavePlan two = plan_waves(mib, temp, 2048, 6336, true);
-  EXPECT_EQ(two.lanes, 2u);
-  EXPECT_EQ(two.wave, 683u);
-  EXPECT_EQ(plan_waves(mib, temp, 2048, 6336, false).wave, mib.wave_chunks(temp, 2048));
 }
 
-// The default scratch a wave may take: 16 GiB where each chunk's serial
-// chains are long (chunk bounds over 256 KiB), 8 GiB below. The bench's
-// 2 GiB of 1 MiB (and of 4 MiB) chunks then run in one wave (one serial
-// tail, not three or two), in under 12 GiB of temp.
-TEST(ZstdWaveLayout, LongChainsGetOneWaveForTheBenchsMiBChunks) {
+// The default scratch a wave may take: more where each chunk's serial
+// chains are long (chunk bounds over kLongChainMinChunkBytes), so that a
+// batch of such chunks runs in fewer waves, each ending in one serial tail.
+TEST(ZstdWaveLayout, LongChainsGetTheLargerWaveTemp) {
   using P = BlockParallelPolicySm90;
-  EXPECT_EQ(default_wave_temp_bytes(64 * 1024), P::kWaveTempBytes);
-  EXPECT_EQ(default_wave_temp_bytes(256 * 1024), P::kWaveTempBytes);
-  EXPECT_EQ(default_wave_temp_bytes(256 * 1024 + 1), P::kLongChainWaveTempBytes);
-  EXPECT_EQ(default_wave_temp_bytes(kMiB), P::kLongChainWaveTempBytes);
-  EXPECT_EQ(default_wave_temp_bytes(4 * kMiB), P::kLongChainWaveTempBytes);
   EXPECT_GT(P::kLongChainWaveTempBytes, P::kWaveTempBytes);
-  const WaveLayout mib(kMiB);
-  EXPECT_EQ(mib.wave_chunks(default_wave_temp_bytes(kMiB), 2048), 2048u);
-  EXPECT_LT(mib.bytes(2048), uint64_t{12} << 30);
-  EXPECT_LT(mib.wave_chunks(P::kWaveTempBytes, 2048), 2048u);
-  const WaveLayout four(4 * kMiB);
-  EXPECT_EQ(four.wave_chunks(default_wave_temp_bytes(4 * kMiB), 512), 512u);
-  EXPECT_LT(four.bytes(512), uint64_t{12} << 30);
+  for (const uint64_t chunk : kChunkBytes) {
+    const uint64_t expected = chunk > P::kLongChainMinChunkBytes ? P::kLongChainWaveTempBytes : P::kWaveTempBytes;
+    EXPECT_EQ(default_wave_temp_bytes(chunk), expected) << "chunk " << chunk;
+    // Either temp holds at least one chunk: a wave is never empty.
+    EXPECT_GE(WaveLayout(chunk).wave_chunks(default_wave_temp_bytes(chunk), 1), 1u) << "chunk " << chunk;
+  }
+  EXPECT_EQ(default_wave_temp_bytes(P::kLongChainMinChunkBytes), P::kWaveTempBytes);
+  EXPECT_EQ(default_wave_temp_bytes(P::kLongChainMinChunkBytes + 1), P::kLongChainWaveTempBytes);
 }
 
 // B3's order buckets: more sequences never come later, a block without
