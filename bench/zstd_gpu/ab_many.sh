@@ -5,8 +5,8 @@
 #   git diff main next/x -- src > .ab_x.patch     # each variant: a patch on the tree
 #   bash bench/zstd_gpu/ab_many.sh .ab_x.patch .ab_y.patch
 # or the tree's own build under an environment (a knob the decoder reads,
-# e.g. ZARRGPU_ZSTD_D2_STAGES), a variant `env:NAME=VALUE[,NAME=VALUE...]`:
-#   bash bench/zstd_gpu/ab_many.sh env:ZARRGPU_ZSTD_D2_STAGES=1 .ab_x.patch
+# e.g. ZARRGPU_ZSTD_MATCH_STAGES), a variant `env:NAME=VALUE[,NAME=VALUE...]`:
+#   bash bench/zstd_gpu/ab_many.sh env:ZARRGPU_ZSTD_MATCH_STAGES=1 .ab_x.patch
 # Builds zstd_gpu_bench for the tree (A) and for each patch applied alone
 # (B, C, ...), then runs the rows AB_ROUNDS times, alternating A, B, C, ...
 # (so that clock drift hits all), and prints each variant's median GB/s per
@@ -57,7 +57,7 @@ done
 if [ "${AB_RESTORE_BUILD:-1}" = 1 ]; then build_bench A || exit 1; else rm -f "$bdir/.zarrgpu_tree"; fi
 # Level 19 rows as large as the others (1 GiB: 16,384 chunks of 64 KiB): at
 # 0.25 GiB a wave is small enough to hide costs that a full batch shows
-# (bench/zstd_gpu/NOTES.md v18).
+# (bench/results/zstd_gpu_history.md, v18).
 # The rows' compressed chunks are made once and kept in ZSTD_BENCH_CACHE
 # (outside OUT, which the device call copies back) for every later
 # invocation and call, as bench/gpu/zstd.sh keeps them.

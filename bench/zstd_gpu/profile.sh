@@ -20,7 +20,7 @@ require_ncu
 level=${PROFILE_LEVEL:-3}
 # Every block-parallel kernel, read from their source (each takes
 # BlockParallelParams first; the one-warp kernel does not): a list by hand
-# had missed C1 and C3 in parts, and classify_kernel.
+# had missed block summary and offset resolution in parts, and classify_kernel.
 bp_kernels=$(grep -ohE '\b[a-z_]+_kernel\(BlockParallelParams' src/codec/bytes_to_bytes/zstd/gpu/kernel_block_parallel.cuh |
              sed 's/(.*//' | sort -u | paste -sd'|')
 sizes=${PROFILE_CHUNK_KIB:-4096}

@@ -2,7 +2,7 @@
 // two bytes choose the output capacity; the rest is the chunk. Checks: no
 // crash (ASan/UBSan), guard bytes after the capacity untouched, a successful
 // decode agrees with libzstd whenever libzstd also succeeds, and the
-// block-parallel entry (phases A-D, the code the GPU kernels run) agrees
+// block-parallel entry (the walk to execution, the code the GPU kernels run) agrees
 // with decode_frames() exactly: status, decoded size and bytes.
 #include <zstd.h>
 

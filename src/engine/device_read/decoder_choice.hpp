@@ -44,7 +44,7 @@ inline constexpr std::size_t kLargeFrameBytes = std::size_t{512} << 10;
 
 // The GPU decoder's scratch for a batch, at most this many times the read's
 // decoded scratch (StagingConfig::scratch_bytes): the decoder asks ~5.8x a
-// large frame (its triples alone are 4x, C3's checkpoints 0.33x), so a full
+// large frame (its triples alone are 4x, offset resolution's checkpoints 0.33x), so a full
 // batch of them decodes in one wave. At 4x a batch of 26 frames of 16.6 MB
 // ran as two waves of 13 and the 8 GB read at 12.1 GB/s; in one wave at
 // 14.3 (H200, bench/gpu/read_sweep.sh). decoder_choice_test.cpp checks

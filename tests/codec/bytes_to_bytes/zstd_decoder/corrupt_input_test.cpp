@@ -35,7 +35,7 @@ Status guarded_decode(const Bytes& src, size_t capacity, Bytes* out = nullptr, s
   if (st == Status::ok) {
     EXPECT_LE(n, capacity);
   }
-  // The block-parallel decoder (phases A-D) must agree exactly: status, size, bytes, guard.
+  // The block-parallel decoder (the walk to execution) must agree exactly: status, size, bytes, guard.
   Bytes bp(capacity + kGuard, kGuardByte);
   size_t bp_n = 0;
   const Status bp_st = decode_frames_block_parallel(src.data(), src.size(), bp.data(), capacity, &bp_n);

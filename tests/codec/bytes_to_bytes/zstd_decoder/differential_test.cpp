@@ -42,7 +42,8 @@ void expect_round_trip(const Bytes& frame, const Bytes& original, const std::str
     for (size_t i = original.size() + slack; i < out.size(); ++i) {
       ASSERT_EQ(out[i], 0xA5) << "write past capacity " << what;
     }
-    // The block-parallel decoder (phases A-D), which must not fall back to the serial one on valid frames.
+    // The block-parallel decoder (the walk to execution), which must not fall back to the serial
+    // one on valid frames.
     Bytes bp(original.size() + slack + 16, 0xA5);
     BlockParallelStats stats;
     const Status bp_st =

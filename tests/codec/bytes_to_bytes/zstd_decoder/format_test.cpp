@@ -77,11 +77,11 @@ TEST(ZstdFormat, WindowBitReader) {
   }
 }
 
-// The ring readers (B2's, and B3's LookaheadRingBitReader, on the GPU)
+// The ring readers (Huffman decoding's, and sequence decoding's LookaheadRingBitReader, on the GPU)
 // give WindowBitReader's windows after any skips of up to kMaxSkip bits
 // (WindowBitReader's in two where longer): streams of 1 to 80 bytes at
 // every alignment, read past their start, so that every stage meets the
-// edges. B3's state-bits window (window_top_at) is the top of
+// edges. Sequence decoding's state-bits window (window_top_at) is the top of
 // WindowBitReader's window that many bits on.
 template <class Ring, uint32_t kMaxSkip>
 void expect_ring_reads_as_window_reader(uint64_t seed) {
@@ -191,7 +191,7 @@ TEST(ZstdFormat, PackedFseEntriesUnpackToTheirTables) {
   }
 }
 
-// build_fse_table_group (B1's FSE tables, a warp at a time on the GPU) gives
+// build_fse_table_group (table decoding's FSE tables, a warp at a time on the GPU) gives
 // build_fse_table's table for every rank count: host threads that meet at
 // each sync stand in for the warp's lanes. Predefined distributions and
 // random ones of every accuracy log, with zero and "less than 1"
@@ -467,7 +467,7 @@ TEST(ZstdFormat, BatchExecutionMatchesSerialExecution) {
 }
 
 // Pass 1 of a batch whose literal runs are short, each rank copying its own
-// sequences' runs (the block-parallel D1's path for them), writes exactly
+// sequences' runs (the block-parallel literal copy's path for them), writes exactly
 // what the shared-words pass writes: every literal in its place, and not one
 // byte where the matches go or around the batch. Literals apart at any
 // alignment, from any position of the block's literals, or one repeated

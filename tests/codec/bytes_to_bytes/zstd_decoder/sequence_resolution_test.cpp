@@ -1,9 +1,9 @@
-// Phase C of the block-parallel decoder with more than one rank: repeat-offset
+// Resolution of the block-parallel decoder with more than one rank: repeat-offset
 // maps against resolve_offset() run serially, and resolve_block() by a group
 // of host threads (a stand-in for a warp: same ranks, same barriers) against
 // the same step by SerialGroup, on the blocks of real frames and on blocks
 // whose sequences were mutated (first error in sequence order must win).
-// And phase D with every block on its own thread, in any order.
+// And execution with every block on its own thread, in any order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -80,7 +80,8 @@ TEST(ZstdSequenceResolution, RepeatMapsComposeLikeSerialResolution) {
   }
 }
 
-// Phases A, B (whose B3 leaves C1's summaries) and C2 of one chunk, serially.
+// The walk, entropy decoding (whose sequence decoding leaves the block summaries) and block
+// placement of one chunk, serially.
 struct Prepared {
   ChunkPlan plan;
   std::vector<FrameRecord> frames;
@@ -111,10 +112,10 @@ Prepared prepare(const Bytes& in, size_t capacity) {
   return p;
 }
 
-// C2 of the chunk, and C1 and C3 of every compressed block, by N ranks
-// agree with one rank; C1 by N ranks from the triples also agrees with the
-// summary B3 left as it decoded them (prepare()), and C3 by N ranks from
-// checkpoints (as B3 leaves them where blocks are long) agrees too.
+// Block placement of the chunk, and block summary and offset resolution of every compressed block, by N ranks
+// agree with one rank; block summary by N ranks from the triples also agrees with the
+// summary sequence decoding left as it decoded them (prepare()), and offset resolution by N ranks from
+// checkpoints (as sequence decoding leaves them where blocks are long) agrees too.
 template <uint32_t N>
 void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
   Prepared q = p;
@@ -136,12 +137,12 @@ void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
     BlockRecord& a = p.blocks[k];
     BlockRecord& b = q.blocks[k];
     if (a.type != BlockType::compressed) continue;
-    BlockRecord c1 = b;
-    run_group<N>([&](ThreadGroup<N> g) { summarize_block(g, rs, c1, q.triples.data()); });
-    EXPECT_EQ(c1.match_bytes, a.match_bytes) << what << " block " << k;
+    BlockRecord summary = b;
+    run_group<N>([&](ThreadGroup<N> g) { summarize_block(g, rs, summary, q.triples.data()); });
+    EXPECT_EQ(summary.match_bytes, a.match_bytes) << what << " block " << k;
     for (int s = 0; s < 3; ++s) {
-      EXPECT_EQ(c1.repeat_map.src[s], a.repeat_map.src[s]) << what << " block " << k;
-      EXPECT_EQ(c1.repeat_map.value[s], a.repeat_map.value[s]) << what << " block " << k;
+      EXPECT_EQ(summary.repeat_map.src[s], a.repeat_map.src[s]) << what << " block " << k;
+      EXPECT_EQ(summary.repeat_map.value[s], a.repeat_map.value[s]) << what << " block " << k;
     }
     // Block k's triples are still unresolved in q: the checkpoints' copy.
     std::vector<SequenceTriple> tc = q.triples;
@@ -194,7 +195,7 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
       Prepared p = prepare(frame, data.size());
       expect_ranks_agree<4>(p, data.size(), what);
       expect_ranks_agree<32>(p, data.size(), what);
-      // As the GPU's C1 and C3 on long blocks: a thread block of 128 ranks.
+      // As the GPU's block summary and offset resolution on long blocks: a thread block of 128 ranks.
       if (level == 19) expect_ranks_agree<128>(p, data.size(), what + " by 128 ranks");
       // Tight capacities: the room checks fail inside blocks.
       expect_ranks_agree<4>(p, data.size() - 1 - rng.below(200 * 1024), what + " tight");
@@ -263,7 +264,7 @@ TEST(ZstdSequenceResolution, RanksAgreeWithOneRankOnRealAndMutatedBlocks) {
   expect_ranks_agree<32>(p, data.size(), "three frames");
 }
 
-// The C1 summaries of two records agree.
+// The block summary summaries of two records agree.
 bool same_summary(const BlockRecord& x, const BlockRecord& y) {
   for (int s = 0; s < 3; ++s) {
     if (x.repeat_map.src[s] != y.repeat_map.src[s] || x.repeat_map.value[s] != y.repeat_map.value[s]) return false;
@@ -271,9 +272,9 @@ bool same_summary(const BlockRecord& x, const BlockRecord& y) {
   return x.match_bytes == y.match_bytes;
 }
 
-// B1 by N ranks hands B2 and B3 what one rank hands them: the same
-// records, stream places and tables; and B2 and B3 from either give the same
-// literals and triples (B3 once with length codes computed from full
+// Table decoding by N ranks hands Huffman decoding and sequence decoding what one rank hands them: the same
+// records, stream places and tables; and Huffman decoding and sequence decoding from either give the same
+// literals and triples (sequence decoding once with length codes computed from full
 // tables, twice as the GPU runs it: packed or fat tables, codes looked up,
 // the bitstreams through rings). Real
 // blocks (many, with repeated and treeless tables) and blocks with a
@@ -330,7 +331,7 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
             << at << " code " << c;
       }
     }
-    // B2 and B3 from each.
+    // Huffman decoding and sequence decoding from each.
     std::vector<uint8_t> lit_a(plan.literals_bytes), lit_b(plan.literals_bytes);
     std::vector<SequenceTriple> tri_a(plan.triples), tri_b(plan.triples);
     for (uint32_t s = 0; s < 4; ++s) {
@@ -341,24 +342,24 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
       decode_literals_stream(*many, many->huffman, in.data(), b, s, lit_b.data(), reader);
     }
     decode_block_sequences(*one, one->sequences, in.data(), a, tri_a.data());
-    // The GPU's B3: the packed tables copied (to shared memory there), length codes looked up.
+    // The GPU's sequence decoding: the packed tables copied (to shared memory there), length codes looked up.
     auto packed = std::make_unique<PackedSequenceTables>();
     if (has_sequences_to_decode(b)) copy_sequence_tables(SerialGroup{}, *packed, many->sequences);
     LengthCodeTables codes;
     fill_length_code_tables(SerialGroup{}, codes);
     uint64_t ring[kRingWords];
-    LookaheadRingBitReader reader{};  // B3's on the GPU
+    LookaheadRingBitReader reader{};  // Sequence decoding's on the GPU
     reader.ring = ring;
-    BlockRecord f = b;  // B3 from the fat tables below, from the same B2
+    BlockRecord f = b;  // Sequence decoding from the fat tables below, from the same Huffman decoding
     decode_block_sequences(*many, *packed, in.data(), b, tri_b.data(), &codes, reader);
     ASSERT_EQ(b.status, a.status) << at;
     ASSERT_EQ(b.bitstream_exact, a.bitstream_exact) << at;
-    // B3's C1 summary, each way, is C1's from the triples (summarize_block).
-    BlockRecord c1 = a;
+    // Sequence decoding's block summary, each way, is block summary's from the triples (summarize_block).
+    BlockRecord summary = a;
     if (a.status == Status::ok) {
       ResolutionScratch rs;
-      summarize_block(SerialGroup{}, rs, c1, tri_a.data());
-      ASSERT_TRUE(same_summary(a, c1)) << at;
+      summarize_block(SerialGroup{}, rs, summary, tri_a.data());
+      ASSERT_TRUE(same_summary(a, summary)) << at;
     }
     ASSERT_TRUE(same_summary(b, a)) << at;
     ASSERT_EQ(lit_b, lit_a) << at;
@@ -368,7 +369,7 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     if (has_sequences_to_decode(f)) copy_sequence_tables(SerialGroup{}, *fat, many->sequences, codes);
     LookaheadRingBitReader fat_reader{};
     fat_reader.ring = ring;
-    // With C3's checkpoints, as the GPU leaves them there; one entry past
+    // With offset resolution's checkpoints, as the GPU leaves them there; one entry past
     // the block's is poisoned, and must stay so.
     std::vector<ResolutionCheckpoint> cps(checkpoints_per_chunk(plan.triples, plan.block_count) + 1);
     const uint32_t base = checkpoint_base(f, static_cast<uint32_t>(k));
@@ -423,17 +424,17 @@ TEST(ZstdBlockSections, GroupsPrepareWhatOneThreadPrepares) {
   }
 }
 
-// Phase D: D1 of every block on its own thread, then D2 of every block on
+// Execution: literal copy of every block on its own thread, then match copy of every block on
 // its own thread in an arbitrary order, with groups of several ranks; and
-// D2 of one block alone, the other blocks' matches never executed (their
+// Match copy of one block alone, the other blocks' matches never executed (their
 // bytes poisoned), must still give that block's bytes: no block depends on
-// another's D2.
+// another's match copy.
 TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
   Rng rng(23);
   uint32_t parted = 0;  // blocks run in parts with several batches a part
-  uint32_t runs_checked = 0;  // blocks whose D2 ran alone in two runs or more
-  uint32_t staged_walks = 0;  // compressed blocks whose D2 ran alone in a stage past the first
-  uint32_t plain_blocks = 0;  // raw and RLE blocks that D1 in D2 by chunk's pass wrote
+  uint32_t runs_checked = 0;  // blocks whose match copy ran alone in two runs or more
+  uint32_t staged_walks = 0;  // compressed blocks whose match copy ran alone in a stage past the first
+  uint32_t plain_blocks = 0;  // raw and RLE blocks that literal copy in match copy by chunk's pass wrote
   for (DataKind kind : {DataKind::text, DataKind::repetitive, DataKind::mixed}) {
     for (int level : {1, 3, 19}) {
       const Bytes data = make_data(kind, 400 * 1024 + rng.below(4096), rng.next());
@@ -454,13 +455,13 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       ASSERT_EQ(p.plan.decoded_size, data.size());
       const std::vector<SequenceTriple> as_decoded = p.triples;
 
-      // D1 on a thread per block, later blocks first; every eighth block as a
+      // Literal copy on a thread per block, later blocks first; every eighth block as a
       // group of 4 ranks (batches prepared by prefix sums, rounds carried) and
       // every eighth as a warp of 32 (its literals through windows),
       // and two more in parts, at once, as the GPU's thread blocks run
       // them: 3 parts of one rank, and 2 parts of 4 ranks.
       Bytes out(data.size(), 0xAA);
-      // Firsts that D1 does not write stay 0xDEADBEEF; the match ends' bits start clear.
+      // Firsts that literal copy does not write stay 0xDEADBEEF; the match ends' bits start clear.
       std::vector<GranuleEntry> granules(granule_entries(data.size()), GranuleEntry{0xDEADBEEFu, 0u});
       {
         std::vector<std::thread> threads;
@@ -477,39 +478,39 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
               for (uint32_t part = 0; part < parts; ++part) {
                 part_threads.emplace_back([&, part] {
                   SequenceBatch sb{};
-                  auto d1 = [&](auto g) {
+                  auto copy_literals = [&](auto g) {
                     write_block_literals_part(g, sb, sums, part, parts, [&all] { all.arrive_and_wait(); },
                                               frame.data(), p.blocks[k], p.literals.data(), p.triples.data(),
                                               granules.data(), out.data());
                   };
-                  if (ranks == 4) run_group<4>(d1);
-                  else d1(SerialGroup{});
+                  if (ranks == 4) run_group<4>(copy_literals);
+                  else copy_literals(SerialGroup{});
                 });
               }
               for (auto& t : part_threads) t.join();
               return;
             }
             SequenceBatch sb{};
-            auto d1 = [&](auto g) {
+            auto copy_literals = [&](auto g) {
               write_block_literals(g, sb, frame.data(), p.blocks[k], p.literals.data(), p.triples.data(),
                                    granules.data(), out.data());
             };
-            if (k % 8 == 3) run_group<4>(d1);
-            else if (k % 8 == 7) run_group<32>(d1);  // a warp's 256-byte literal windows
-            else d1(SerialGroup{});
+            if (k % 8 == 3) run_group<4>(copy_literals);
+            else if (k % 8 == 7) run_group<32>(copy_literals);  // a warp's 256-byte literal windows
+            else copy_literals(SerialGroup{});
           });
         }
         for (auto& t : threads) t.join();
       }
-      const Bytes after_d1 = out;
+      const Bytes after_literals = out;
       const std::vector<SequenceTriple> placed = p.triples;
 
-      // D2 of each block alone: only that block's bytes are checked. Then
-      // the same in runs of `run` sequences (the GPU's D2 on long blocks):
-      // D2a of the whole block, then D2b of its runs, last run first, so
+      // Match copy of each block alone: only that block's bytes are checked. Then
+      // the same in runs of `run` sequences (the GPU's match copy on long blocks):
+      // Cross-block match copy of the whole block, then in-block match copy of its runs, last run first, so
       // that no run leans on the bytes of one before it.
       for (uint32_t k = 0; k < n; ++k) {
-        Bytes alone = after_d1;
+        Bytes alone = after_literals;
         InBlockBatch ib{};
         execute_block_matches(SerialGroup{}, ib, p.blocks.data(), k, placed.data(), granules.data(), alone.data());
         const uint64_t s = p.blocks[k].output_offset;
@@ -519,7 +520,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         const uint32_t count = p.blocks[k].sequence_count;
         if (p.blocks[k].type != BlockType::compressed || count < 4) continue;
         const uint32_t run = 1 + rng.below(count / 2);
-        Bytes in_runs = after_d1;
+        Bytes in_runs = after_literals;
         copy_cross_block_bytes(SerialGroup{}, p.blocks.data(), k, placed.data(), granules.data(), in_runs.data(),
                                StridedSequences{0, 1}, run);
         // A run past the block's sequences (the GPU's ceil(count / 4)
@@ -536,18 +537,18 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
             << data_kind_name(kind) << " level " << level << " block " << k << " of " << n << " in runs of " << run;
       }
 
-      // D2 of each block alone in a stage (D2Stages: 2, 3 and 5 of them):
+      // Match copy of each block alone in a stage (MatchStages: 2, 3 and 5 of them):
       // the bytes before its stage's floor final, as the earlier stages
       // leave them, and the index below the floor poisoned (every entry
       // sends a walk to the chunk's first sequences), so that a walk that
       // went past the floor would copy wrong sources.
       for (const uint32_t count : {2u, 3u, 5u}) {
-        const D2Stages stages(count, data.size());
+        const MatchStages stages(count, data.size());
         constexpr uint64_t kGranuleBytes = uint64_t{1} << kGranuleShift;
         for (uint32_t k = 0; k < n; ++k) {
           const uint32_t floor = stages.floor(stages.of(p.blocks[k]));
           ASSERT_LE(floor, p.blocks[k].output_offset);
-          Bytes staged = after_d1;
+          Bytes staged = after_literals;
           std::copy(data.begin(), data.begin() + floor, staged.begin());
           std::vector<GranuleEntry> poisoned = granules;
           for (uint64_t q = 0; (q + 1) * kGranuleBytes <= floor; ++q) poisoned[q] = GranuleEntry{0u, ~0u};
@@ -569,11 +570,11 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
               << data_kind_name(kind) << " level " << level << " block " << k << " of " << n << " in stage "
               << stages.of(p.blocks[k]) << " of " << count;
           staged_walks += floor > 0 && p.blocks[k].type == BlockType::compressed;
-          // And in runs (the GPU's D2 on long blocks), last run first.
+          // And in runs (the GPU's match copy on long blocks), last run first.
           const uint32_t seqs = p.blocks[k].sequence_count;
           if (p.blocks[k].type != BlockType::compressed || seqs < 4) continue;
           const uint32_t run = 1 + rng.below(seqs / 2);
-          Bytes in_runs = after_d1;
+          Bytes in_runs = after_literals;
           std::copy(data.begin(), data.begin() + floor, in_runs.begin());
           copy_cross_block_bytes(SerialGroup{}, p.blocks.data(), k, placed.data(), poisoned.data(), in_runs.data(),
                                  StridedSequences{0, 1}, run, floor);
@@ -588,8 +589,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         }
       }
 
-      // D2 of the whole chunk by one group, in order (the GPU's D2 by chunk):
-      // no D2a and no granule index. Batches of 64 sequences by one rank
+      // Match copy of the whole chunk by one group, in order (the GPU's match copy by chunk):
+      // no cross-block match copy and no granule index. Batches of 64 sequences by one rank
       // and by 4 (16 rounds), and of 32, 128 and 256 by 4 (the sizes the GPU's
       // policy is timed at); and of the chunk's first blocks only (those
       // before an error), which writes nothing past them.
@@ -608,27 +609,27 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
                                          std::pair{4u, 128u}, std::pair{4u, 256u}}) {
         for (const uint32_t valid : {n, n / 2}) {
-          Bytes whole = after_d1;
-          auto d2 = [&](auto g) {
+          Bytes whole = after_literals;
+          auto copy_matches = [&](auto g) {
             with_batch(batch, [&](auto& cb) {
               execute_chunk_matches(g, cb, p.blocks.data(), valid, placed.data(), whole.data());
             });
           };
-          if (ranks == 1) d2(SerialGroup{});
-          else run_group<4>(d2);
+          if (ranks == 1) copy_matches(SerialGroup{});
+          else run_group<4>(copy_matches);
           const uint64_t e = valid < n ? p.blocks[valid].output_offset : data.size();
           ASSERT_TRUE(std::equal(whole.begin(), whole.begin() + e, data.begin()))
-              << data_kind_name(kind) << " level " << level << ", D2 by chunk, " << ranks << " ranks, batches of "
+              << data_kind_name(kind) << " level " << level << ", match copy by chunk, " << ranks << " ranks, batches of "
               << batch << ", " << valid << " of " << n << " blocks";
-          ASSERT_TRUE(std::equal(whole.begin() + e, whole.end(), after_d1.begin() + e))
-              << data_kind_name(kind) << " level " << level << ", D2 by chunk wrote past block " << valid;
+          ASSERT_TRUE(std::equal(whole.begin() + e, whole.end(), after_literals.begin() + e))
+              << data_kind_name(kind) << " level " << level << ", match copy by chunk wrote past block " << valid;
         }
       }
 
-      // The same with D1 in D2's pass (the GPU's D2 by chunk where blocks are
-      // long), from the triples as phase C left them and an output of
+      // The same with literal copy in match copy's pass (the GPU's match copy by chunk where blocks are
+      // long), from the triples as resolution left them and an output of
       // 0xAA: every literal, raw and RLE block and match by this pass, no
-      // D2a and no granule index. Batches of 64 sequences by one rank, by 4
+      // Cross-block match copy and no granule index. Batches of 64 sequences by one rank, by 4
       // (16 rounds) and by 32 (two rounds a lane, the literals of short
       // runs through windows of 256 bytes); of 32 by 4 and 32; of 128 and
       // 256 by 4 (the sizes the GPU's policy is timed at); and of the
@@ -640,29 +641,29 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
         for (const uint32_t valid : {n, n / 2}) {
           if (ranks == 32 && valid != n) continue;  // a group of 32 threads is slow on the host
           Bytes whole(data.size(), 0xAA);
-          auto d2 = [&](auto g) {
+          auto copy_matches = [&](auto g) {
             with_batch(batch, [&](auto& cb) {
               write_chunk_output(g, cb, frame.data(), p.blocks.data(), valid, p.literals.data(), as_decoded.data(),
                                  whole.data());
             });
           };
-          if (ranks == 1) d2(SerialGroup{});
-          else if (ranks == 4) run_group<4>(d2);
-          else run_group<32>(d2);
+          if (ranks == 1) copy_matches(SerialGroup{});
+          else if (ranks == 4) run_group<4>(copy_matches);
+          else run_group<32>(copy_matches);
           for (uint32_t k = 0; k < valid; ++k) plain_blocks += p.blocks[k].type != BlockType::compressed;
           const uint64_t e = valid < n ? p.blocks[valid].output_offset : data.size();
           ASSERT_TRUE(std::equal(whole.begin(), whole.begin() + e, data.begin()))
-              << data_kind_name(kind) << " level " << level << ", D1 and D2 by chunk, " << ranks
+              << data_kind_name(kind) << " level " << level << ", literal copy and match copy by chunk, " << ranks
               << " ranks, batches of " << batch << ", " << valid << " of " << n << " blocks";
           ASSERT_TRUE(std::all_of(whole.begin() + e, whole.end(), [](uint8_t x) { return x == 0xAA; }))
-              << data_kind_name(kind) << " level " << level << ", D1 and D2 by chunk wrote past block " << valid;
+              << data_kind_name(kind) << " level " << level << ", literal copy and match copy by chunk wrote past block " << valid;
         }
       }
 
-      // D2 of every block at once, a thread each in shuffled order. The four
+      // Match copy of every block at once, a thread each in shuffled order. The four
       // blocks with the most bytes read from earlier blocks run as groups of
       // 4 ranks (the warp's cross-rank paths: runs handed between ranks, batch
-      // passes), two of them taking D2a's sequences from a shared counter as
+      // passes), two of them taking cross-block match copy's sequences from a shared counter as
       // the GPU does, the others as one rank (on a 2-core machine every block
       // as a group of threads, with a barrier at each turn, took minutes).
       std::vector<uint32_t> order(n);
@@ -692,7 +693,8 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
                 execute_block_matches(g, ib, p.blocks.data(), k, placed.data(), granules.data(), out.data());
               });
             } else if (grouped[k] == 3) {
-              // The GPU's runs: D2a by a group of 4 ranks, then the runs' D2b at once.
+              // The GPU's runs: cross-block match copy by a group of 4 ranks, then the runs'
+              // in-block match copy at once.
               const uint32_t count = p.blocks[k].sequence_count, run = part_sequences(count, 4);
               run_group<4>([&](ThreadGroup<4> g) {
                 copy_cross_block_bytes(g, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
@@ -723,7 +725,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       ASSERT_TRUE(out == data) << data_kind_name(kind) << " level " << level;
 
       // The walk gave every block the chunk's count of sequences before it,
-      // so the triples are one list in block order. D1 put each match's
+      // so the triples are one list in block order. Literal copy put each match's
       // start, counted from the chunk's start, where the literals length
       // was, and indexed the chunk's granules of 2^kGranuleShift bytes: the
       // first of the chunk's sequences whose match ends after the granule's
@@ -757,9 +759,9 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
     }
   }
   EXPECT_GE(parted, 8u) << "blocks of several batches a part ran in parts";
-  EXPECT_GE(runs_checked, 8u) << "blocks whose D2 ran in runs";
-  EXPECT_GE(staged_walks, 100u) << "blocks whose D2 ran in a stage with a floor";
-  EXPECT_GT(plain_blocks, 0u) << "raw or RLE blocks written by D1 in D2 by chunk's pass";
+  EXPECT_GE(runs_checked, 8u) << "blocks whose match copy ran in runs";
+  EXPECT_GE(staged_walks, 100u) << "blocks whose match copy ran in a stage with a floor";
+  EXPECT_GT(plain_blocks, 0u) << "raw or RLE blocks written by literal copy in match copy by chunk's pass";
 }
 
 }  // namespace

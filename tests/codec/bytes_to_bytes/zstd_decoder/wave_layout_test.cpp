@@ -44,7 +44,7 @@ TEST(ZstdWaveLayout, WaveChunksIsTheMostThatFit) {
 }
 
 // Waves never exceed the room and cover the batch in as few waves as the
-// room allows; of the sizes that do, theirs take the fewest B2/B3 rounds
+// room allows; of the sizes that do, theirs take the fewest Huffman decoding/sequence decoding rounds
 // (checked against every size), and they are equal where that ties.
 TEST(ZstdWaveLayout, WavesAreFewestThenFewestRounds) {
   for (const uint64_t chunk : kChunkBytes) {
@@ -136,7 +136,7 @@ TEST(ZstdWaveLayout, LongChainsGetTheLargerWaveTemp) {
   EXPECT_EQ(default_wave_temp_bytes(P::kLongChainMinChunkBytes + 1), P::kLongChainWaveTempBytes);
 }
 
-// B3's order buckets: more sequences never come later, a block without
+// Sequence decoding's order buckets: more sequences never come later, a block without
 // sequences comes last, and buckets are half an octave wide (level 19's
 // blocks of 2,000 to 32,000 sequences spread over eight of them).
 TEST(ZstdWaveLayout, OrderBucketsPutTheLongestChainsFirst) {

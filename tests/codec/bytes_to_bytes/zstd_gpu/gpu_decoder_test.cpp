@@ -50,11 +50,11 @@ struct BatchResult {
 // the decoder has made the stream for its weight classes (it makes none
 // during a capture) and the captured graph forks and joins it.
 // chunk_bound: the block-parallel path's max_uncompressed_chunk_bytes (0:
-// the largest capacity). d2_stages, d2_mode: DecompressOptions' (0,
+// the largest capacity). match_stages, match_mode: DecompressOptions' (0,
 // automatic: the policy's rule).
 void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false, bool block_parallel = false,
-               size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0, uint32_t d2_stages = 0,
-               zg::D2Mode d2_mode = zg::D2Mode::automatic) {
+               size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0, uint32_t match_stages = 0,
+               zg::MatchMode match_mode = zg::MatchMode::automatic) {
   const size_t n = cases.size();
   size_t in_total = 0, out_total = 0;
   std::vector<size_t> in_off(n), out_off(n);
@@ -99,8 +99,8 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   if (chunk_bound != 0) max_capacity = chunk_bound;
   opts.strategy = block_parallel ? zg::Strategy::block_parallel : zg::Strategy::one_warp;
   opts.max_uncompressed_chunk_bytes = block_parallel ? max_capacity : 0;
-  opts.d2_stages = d2_stages;
-  opts.d2_mode = d2_mode;
+  opts.match_stages = match_stages;
+  opts.match_mode = match_mode;
   size_t temp_bytes = 0;
   ASSERT_EQ(zg::get_decompress_temp_size(wave_chunks ? wave_chunks : n, block_parallel ? max_capacity : size_t{1} << 20,
                                          opts, &temp_bytes),
@@ -371,11 +371,11 @@ TEST(ZstdGpuBlockParallel, DifferentialCorpusIsBitExact) {
   run_batch(cases, &r, false, /*block_parallel=*/true);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
-  // D2 by chunk (a warp per chunk, its matches in order) for every chunk.
+  // Match copy by chunk (a warp per chunk, its matches in order) for every chunk.
   BatchResult by_chunk;
-  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::D2Mode::by_chunk);
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::MatchMode::by_chunk);
   if (HasFatalFailure()) return;
-  SCOPED_TRACE("D2 by chunk");
+  SCOPED_TRACE("match copy by chunk");
   expect_bit_exact(cases, by_chunk);
 }
 
@@ -401,19 +401,20 @@ TEST(ZstdGpuBlockParallel, WeightClassesUnderGraphCapture) {
   run_batch(cases, &r, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
-  // D2 in 4 stages: each stage's D2a queue is reset inside the graph, on both classes' streams.
+  // Match copy in 4 stages: each stage's cross-block match copy queue is reset inside the graph,
+  // on both classes' streams.
   BatchResult staged;
   run_batch(cases, &staged, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true, 0,
-            /*d2_stages=*/4);
+            /*match_stages=*/4);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, staged);
-  // D2 by chunk on both classes' streams.
+  // Match copy by chunk on both classes' streams.
   BatchResult by_chunk;
   run_batch(cases, &by_chunk, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true, 0, 0,
-            zg::D2Mode::by_chunk);
+            zg::MatchMode::by_chunk);
   if (HasFatalFailure()) return;
   {
-    SCOPED_TRACE("D2 by chunk");
+    SCOPED_TRACE("match copy by chunk");
     expect_bit_exact(cases, by_chunk);
   }
   // Two lanes of waves: with a chunk bound of 1 MiB (no chunk decodes to
@@ -453,24 +454,24 @@ TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   run_batch(cases, &r, false, /*block_parallel=*/true);
   if (HasFatalFailure()) return;
   expect_host_statuses_and_bytes(cases, r);
-  // With D2 in stages: a block that phase C failed is in no stage's work.
+  // With match copy in stages: a block that resolution failed is in no stage's work.
   BatchResult staged;
-  run_batch(cases, &staged, false, /*block_parallel=*/true, 0, false, 0, /*d2_stages=*/5);
+  run_batch(cases, &staged, false, /*block_parallel=*/true, 0, false, 0, /*match_stages=*/5);
   if (HasFatalFailure()) return;
   expect_host_statuses_and_bytes(cases, staged);
-  // D2 by chunk: only the blocks before a chunk's first error.
+  // Match copy by chunk: only the blocks before a chunk's first error.
   BatchResult by_chunk;
-  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::D2Mode::by_chunk);
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::MatchMode::by_chunk);
   if (HasFatalFailure()) return;
-  SCOPED_TRACE("D2 by chunk");
+  SCOPED_TRACE("match copy by chunk");
   expect_host_statuses_and_bytes(cases, by_chunk);
 }
 
 // Frames of ~40 small blocks whose matches reach many blocks back (and
-// again with D2 in stages, whose walks stop at each stage's floor): phase D
+// again with match copy in stages, whose walks stop at each stage's floor): execution
 // runs a warp per block, and bytes read from earlier blocks are followed
 // back through chains of their matches; repeat offsets cross every block
-// boundary (phase C's scan). The blocks must fit the chunk's block slots,
+// boundary (resolution's scan). The blocks must fit the chunk's block slots,
 // or the chunk goes to the one-warp kernel and this tests nothing of phase
 // C or D (flushes every 20 KiB did, once slots became 32 KiB each).
 constexpr size_t kManyBlocksFlush = 48 * 1024;
@@ -497,18 +498,18 @@ TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
   run_batch(cases, &r, false, /*block_parallel=*/true);
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
-  // D2 in stages (the walks stop at each stage's floor): 2, 3 and the most.
-  for (const uint32_t stages : {2u, 3u, zg::BlockParallelPolicySm90::kMaxD2Stages}) {
+  // Match copy in stages (the walks stop at each stage's floor): 2, 3 and the most.
+  for (const uint32_t stages : {2u, 3u, zg::BlockParallelPolicySm90::kMaxMatchStages}) {
     BatchResult staged;
     run_batch(cases, &staged, false, /*block_parallel=*/true, 0, false, 0, stages);
     if (HasFatalFailure()) return;
-    SCOPED_TRACE("D2 in " + std::to_string(stages) + " stages");
+    SCOPED_TRACE("match copy in " + std::to_string(stages) + " stages");
     expect_bit_exact(cases, staged);
   }
   BatchResult by_chunk;
-  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::D2Mode::by_chunk);
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::MatchMode::by_chunk);
   if (HasFatalFailure()) return;
-  SCOPED_TRACE("D2 by chunk");
+  SCOPED_TRACE("match copy by chunk");
   expect_bit_exact(cases, by_chunk);
 }
 
@@ -516,7 +517,7 @@ TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
 // but the walk bounds only a chunk's literals and sequences by it: chunks of
 // RLE blocks or long matches decode to more. With room in their output they
 // must still decode (the one-warp kernel takes them over), and the chunks
-// beside them, of several blocks each (their phase D walks the granule
+// beside them, of several blocks each (their execution walks the granule
 // index that an overflowing neighbour's entries would have overwritten),
 // must decode as if alone.
 TEST(ZstdGpuBlockParallel, ChunksLargerThanTheBoundStillDecode) {
@@ -536,7 +537,7 @@ TEST(ZstdGpuBlockParallel, ChunksLargerThanTheBoundStillDecode) {
         c.expected = make_data(DataKind::repetitive, 3 * kBound + i * 100, rng.next());
         fp.level = 19;
         break;
-      default:  // within the bound, in blocks of 8 KiB (D2 walks back through them)
+      default:  // within the bound, in blocks of 8 KiB (match copy walks back through them)
         c.expected = make_data(i % 3 == 0 ? DataKind::text : DataKind::float_field, kBound - i * 10, rng.next());
         fp.level = i % 8 == 2 ? 19 : 3;
         fp.flush_every = 8 * 1024;
@@ -553,13 +554,13 @@ TEST(ZstdGpuBlockParallel, ChunksLargerThanTheBoundStillDecode) {
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
   BatchResult by_chunk;
-  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, kBound, 0, zg::D2Mode::by_chunk);
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, kBound, 0, zg::MatchMode::by_chunk);
   if (HasFatalFailure()) return;
-  SCOPED_TRACE("D2 by chunk");
+  SCOPED_TRACE("match copy by chunk");
   expect_bit_exact(cases, by_chunk);
 }
 
-// Sequences per compressed block of a frame, as B1 reads them (the
+// Sequences per compressed block of a frame, as table decoding reads them (the
 // decoder's host build).
 double mean_sequences_per_block(const Bytes& frame, size_t capacity) {
   const ChunkLimits limits = chunk_limits(capacity, 0xFFFFFFFFu, 0xFFFFFFFFu);
@@ -582,9 +583,9 @@ double mean_sequences_per_block(const Bytes& frame, size_t capacity) {
 }
 
 // Level 19 on the bench's ERA5-like fields (libzstd's splitter cuts ~50
-// KiB blocks of ~8,000-11,000 sequences): long blocks, so B3 takes them
-// longest chain first (policy.cuh's kOrderedSequences); D2 by the rule
-// (256 KiB by chunk, 1 MiB by block, in stages, D2b in B3's order), and
+// KiB blocks of ~8,000-11,000 sequences): long blocks, so sequence decoding takes them
+// longest chain first (policy.cuh's kOrderedSequences); match copy by the rule
+// (256 KiB by chunk, 1 MiB by block, in stages, in-block match copy in sequence decoding's order), and
 // both ways at both sizes. The corpora above have shorter blocks.
 TEST(ZstdGpuBlockParallel, LongBlocksOfTheBenchsData) {
   SKIP_WITHOUT_GPU();
@@ -606,15 +607,15 @@ TEST(ZstdGpuBlockParallel, LongBlocksOfTheBenchsData) {
       cases.push_back(std::move(c));
     }
     ASSERT_GE(sequences / cases.size(), zg::BlockParallelPolicySm90::kOrderedSequences)
-        << "blocks too short to take B3's order";
+        << "blocks too short to take sequence decoding's order";
     SCOPED_TRACE(std::to_string(chunk / kKiB) + " KiB chunks");
-    for (const zg::D2Mode mode : {zg::D2Mode::automatic, zg::D2Mode::by_block, zg::D2Mode::by_chunk}) {
+    for (const zg::MatchMode mode : {zg::MatchMode::automatic, zg::MatchMode::by_block, zg::MatchMode::by_chunk}) {
       BatchResult r;
       run_batch(cases, &r, false, /*block_parallel=*/true, 0, false, 0, 0, mode);
       if (HasFatalFailure()) return;
-      SCOPED_TRACE(mode == zg::D2Mode::by_block   ? "D2 by block"
-                   : mode == zg::D2Mode::by_chunk ? "D2 by chunk"
-                                                  : "D2 by the rule");
+      SCOPED_TRACE(mode == zg::MatchMode::by_block   ? "match copy by block"
+                   : mode == zg::MatchMode::by_chunk ? "match copy by chunk"
+                                                  : "match copy by the rule");
       expect_bit_exact(cases, r);
     }
   }

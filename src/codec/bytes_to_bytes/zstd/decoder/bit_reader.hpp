@@ -121,8 +121,8 @@ struct BackwardWindow {
   // The next 64 bits, first bit on top.
   ZARRGPU_HD_INLINE uint64_t window() const { return (hi << c) | ((lo >> 1) >> (63 - c)); }
   // The same; on the GPU as two funnel shifts of the 32-bit halves that
-  // hold them (each shifts by c mod 32), 6 instructions, not 9: for B3's
-  // chain (sequences.hpp). B2's Huffman loops keep window(): with this one
+  // hold them (each shifts by c mod 32), 6 instructions, not 9: for sequence decoding's
+  // chain (sequences.hpp). Huffman decoding's loops keep window(): with this one
   // level 1 at 256 KiB was 1.4-6% slower (ab_many.sh, H200, 2026-11-23).
   ZARRGPU_HD_INLINE uint64_t window_by_halves() const {
 #if defined(__CUDA_ARCH__)
@@ -183,7 +183,7 @@ struct WindowBitReader : BackwardWindow {
 // ahead, by asynchronous copies (cp.async) that no register waits on: a
 // refill reads the next word from the ring. WindowBitReader's prefetched
 // words pass through registers, and the compiler moves a freshly loaded one
-// at the refill's merge point, which waits for the load: in B3 that move
+// at the refill's merge point, which waits for the load: in sequence decoding that move
 // was 30% of the stall samples (ncu, H200). On the host the copies are
 // plain stores.
 inline constexpr uint32_t kRingWords = 8;
@@ -270,7 +270,7 @@ struct RingBitReader : BackwardWindow {
   // (a copy, or the stream's first bytes worked out here), which made a
   // refill a nest of branches that the warp's other lanes waited at; as
   // one predicated copy or store, a refill is ~25 instructions in a row,
-  // and B3's loop with its refills is a third of its size (with one window
+  // and sequence decoding's loop with its refills is a third of its size (with one window
   // for the lengths, sequences.hpp, against both as branches: level 1
   // +4.0 / +6.7 / +1.4%, level 9 +3.0 / +1.2 / +0.2%, level 19 +0.8 / +2.1
   // / +1.5% at 64 / 256 / 1024 KiB; ab_many.sh, H200, 2026-11-23).
@@ -302,7 +302,7 @@ struct RingBitReader : BackwardWindow {
 // lo, read from the ring after every skip (outside any branch: nothing
 // waits on it until the next sequence). A sequence then reads its state
 // bits past its extra bits from the three words (window_top_at), and skips
-// once, not twice: B3's loop had a refill check after each skip, the
+// once, not twice: sequence decoding's loop had a refill check after each skip, the
 // second with its shared-memory load on the chain (the branch's end moved
 // the loaded word into place, and in-order issue held the next sequence's
 // lookups behind it), and in most of a warp's sequences some lane took one

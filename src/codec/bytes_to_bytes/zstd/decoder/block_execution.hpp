@@ -1,19 +1,19 @@
-// Block-parallel decoding, phase D: the copies of each block (§3.1.1.4)
-// into its place in the output, which phase C fixed, from validated
+// Block-parallel decoding, execution: the copies of each block (§3.1.1.4)
+// into its place in the output, which resolution fixed, from validated
 // sequences with resolved offsets. Matches may read the output of earlier
 // blocks of the frame, so D runs in two steps with nothing to wait for:
-//  D1 write_block_literals() — every block of the chunk, in any order: raw
+//  Literal copy write_block_literals() — every block of the chunk, in any order: raw
 //     and RLE blocks whole, and every literal of a compressed block. It also
 //     turns each sequence's Literals_Length into its match's start.
-//  D2 execute_block_matches() — every compressed block, in any order, after
-//     D1 of all of them, in two steps (on the GPU, two kernels):
-//     D2a copy_cross_block_bytes(): the match bytes whose source lies in an
+//  Match copy execute_block_matches() — every compressed block, in any order, after
+//     Literal copy of all of them, in two steps (on the GPU, two kernels):
+//     Cross-block match copy copy_cross_block_bytes(): the match bytes whose source lies in an
 //     earlier block, followed back through that block's matches
 //     (EarlierBlocks) until they land on a literal or a raw or RLE block,
-//     final since D1; any number of warps may share a block's sequences.
-//     D2b execute_in_block_matches(): the other match bytes, batch after
+//     final since literal copy; any number of warps may share a block's sequences.
+//     In-block match copy execute_in_block_matches(): the other match bytes, batch after
 //     batch: their sources are in the block, final once the batches before
-//     them (and D2a) ran.
+//     them (and cross-block match copy) ran.
 // So every block runs as soon as a group is free for it, and no group waits
 // for another.
 #pragma once
@@ -26,7 +26,7 @@
 
 namespace zarrgpu::zstd {
 
-// The literals of a block as phase B left them.
+// The literals of a block as entropy decoding left them.
 ZARRGPU_HD_INLINE Literals block_literals(const uint8_t* chunk, const BlockRecord& b, const uint8_t* literals_scratch) {
   Literals lit{};
   lit.size = b.literals_size;
@@ -39,7 +39,7 @@ ZARRGPU_HD_INLINE Literals block_literals(const uint8_t* chunk, const BlockRecor
   return lit;
 }
 
-// D1 also indexes the chunk's matches by 32-byte granule of its output.
+// Literal copy also indexes the chunk's matches by 32-byte granule of its output.
 // Entry q holds the first of the chunk's sequences whose match ends after
 // byte 32q (match starts count from the chunk's start and its triples lie
 // in block order, so match ends grow strictly across the whole chunk; a
@@ -48,12 +48,12 @@ ZARRGPU_HD_INLINE Literals block_literals(const uint8_t* chunk, const BlockRecor
 // where a match ends (its last byte). The sequence whose match is the
 // first to end at or after byte p is then entry p / 32's first plus the
 // bits below p % 32: one 8-byte load, no search, no lookup of the block
-// that holds p. A D2 walk starts there. (Scanning the triples after the
+// that holds p. A match copy walk starts there. (Scanning the triples after the
 // entry instead, one dependent load at a time, took 4.5 scans a step per
 // warp on smooth float fields, ~11 output bytes per sequence, the lanes
-// diverging: 30% of D2a's stall samples, H200.) The index is part of every
+// diverging: 30% of cross-block match copy's stall samples, H200.) The index is part of every
 // chunk's scratch, 1/4 byte per output byte; a chunk of n output bytes
-// needs granule_entries(n) entries, their bits zero before D1 (D1 sets
+// needs granule_entries(n) entries, their bits zero before literal copy (literal copy sets
 // them atomically: a granule where a block ends is shared with the next).
 inline constexpr uint32_t kGranuleShift = 5;
 inline constexpr uint32_t kGranuleMask = (1u << kGranuleShift) - 1u;
@@ -72,11 +72,11 @@ static_assert(sizeof(GranuleEntry) == 8 && (1u << kGranuleShift) == 32, "a bit o
 // sequence, first + count. Each rank writes its sequences' granules (two
 // loads each, not a binary search) and the bits of their match ends,
 // kGranuleLoadsAhead sequences at a time with all their loads first (one
-// at a time, the loop waited on each: a fifth of D1's stall samples at
+// at a time, the loop waited on each: a fifth of literal copy's stall samples at
 // level 19, 64 KiB chunks, ncu, H200, 2026-11-23). A group may index only
 // sequences [i0, i1) (every match start in place), and the granules past
 // the last sequence or not (`tail`). No index (granules null): nothing, for
-// chunks whose D2 runs by chunk (execute_chunk_matches and write_chunk_output read none).
+// chunks whose match copy runs by chunk (execute_chunk_matches and write_chunk_output read none).
 inline constexpr uint32_t kGranuleLoadsAhead = 4;
 
 template <class G>
@@ -117,7 +117,7 @@ ZARRGPU_HD void index_block_granules(G g, GranuleEntry* granules, uint64_t start
   for (uint64_t q = past + g.rank(); q < hi; q += G::kSize) granules[q].first = first + count;
 }
 
-// The lengths of a run of a block's sequences (before D1 turns their
+// The lengths of a run of a block's sequences (before literal copy turns their
 // Literals_Length into match starts): its literals, and its output
 // (literals and match bytes). A valid block's fit in 32 bits.
 struct SequenceLengths {
@@ -139,7 +139,7 @@ ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, ui
                          static_cast<uint32_t>(g.shuffle64(output, G::kSize - 1))};
 }
 
-// D1 of sequences t[from, to) of a compressed block whose output starts at
+// Literal copy of sequences t[from, to) of a compressed block whose output starts at
 // block_out (chunk position block_start), batch after batch: their literals
 // to their place, and their Literals_Length turned into match starts. *op
 // and *lit_pos: where the run starts in the block's output and literals
@@ -147,7 +147,7 @@ ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, ui
 //
 // Each rank loads its sequence of the next batch before it places this
 // batch's literals: the batch's prefix sums waited on those loads (a fifth
-// of D1's stall samples at level 19, 64 KiB chunks, ncu, H200, 2026-11-23).
+// of literal copy's stall samples at level 19, 64 KiB chunks, ncu, H200, 2026-11-23).
 // A batch whose literal runs are all short (level 19: ~5.5 literals a
 // sequence) has each rank copy its own sequences' runs
 // (place_batch_literals_by_sequence); otherwise ranks share every run's
@@ -158,7 +158,7 @@ ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, ui
 // (level 19: ~180 literals a batch of 32 sequences).
 inline constexpr uint32_t kShortLiteralRun = 32;
 
-// A block's literals as D1 and D2 by chunk place them, batch after batch:
+// A block's literals as literal copy and match copy by chunk place them, batch after batch:
 // rank r's word of the window at literal `pos` is the aligned word r past
 // the one holding it (none for RLE or in-place literals).
 struct LiteralWindows {
@@ -250,7 +250,7 @@ ZARRGPU_HD void place_block_literals(G g, SequenceBatch& sb, const Literals& lit
   }
 }
 
-// D1 for block b of its chunk (validated by phase C), by one group.
+// Literal copy for block b of its chunk (validated by resolution), by one group.
 template <class G>
 ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chunk, const BlockRecord& b,
                                      const uint8_t* literals_scratch, SequenceTriple* triples, GranuleEntry* granules,
@@ -274,7 +274,7 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
   index_block_granules(g, granules, b.output_offset, b.output_offset + size, t, b.triples_offset, b.sequence_count);
 }
 
-// D1 for compressed block b (validated by phase C) by `parts` groups at
+// Literal copy for compressed block b (validated by resolution) by `parts` groups at
 // once, this group being part `part`: the block's sequences in `parts` runs
 // of whole batches, each started from the lengths of the runs before it
 // (exchanged through sums[parts], shared by the groups), then the block's
@@ -282,8 +282,8 @@ ZARRGPU_HD void write_block_literals(G g, SequenceBatch& sb, const uint8_t* chun
 // sync_parts() is a barrier of every rank of every part (on the GPU, the
 // thread block's). One group runs a block's batches one after the other,
 // each waiting on its loads: at level 19 (~15,000 sequences a 128 KiB
-// block) D1 lasted as long as its longest block's chain of batches.
-// How a long block is cut for D1's parts and D2's runs: `parts` runs of
+// block) literal copy lasted as long as its longest block's chain of batches.
+// How a long block is cut for literal copy's parts and match copy's runs: `parts` runs of
 // whole batches of its `count` sequences (the last shorter, the last ones
 // empty when the block is short); this is the length of each.
 ZARRGPU_HD_INLINE uint32_t part_sequences(uint32_t count, uint32_t parts) {
@@ -325,21 +325,21 @@ ZARRGPU_HD void write_block_literals_part(G g, SequenceBatch& sb, SequenceLength
                        last);
 }
 
-// Phase D2's view of the blocks before block k of a chunk, all through D1:
+// Match copy's view of the blocks before block k of a chunk, all through literal copy:
 // maps output bytes before block k to positions that hold the same bytes
 // and are final already — literals, or bytes of raw or RLE blocks: every
 // byte that no match of those blocks wrote. Each step goes to the source of
 // the match that wrote the byte, which lies strictly before it, so the walk
-// ends (at the frame's start at the latest: phase C checked every offset
+// ends (at the frame's start at the latest: resolution checked every offset
 // against it).
 //
-// With D2 in stages (D2Stages below), the bytes before the stage's first
+// With match copy in stages (MatchStages below), the bytes before the stage's first
 // position are final too: a walk stops there, at its floor.
 struct EarlierBlocks {
-  const SequenceTriple* triples;  // the chunk's, in D1's form: match starts
-  const GranuleEntry* granules;   // D1's index
+  const SequenceTriple* triples;  // the chunk's, in literal copy's form: match starts
+  const GranuleEntry* granules;   // Literal copy's index
   uint32_t count;                 // sequences of the blocks before block k
-  uint32_t floor;                 // every byte before it is final (0: none but D1's)
+  uint32_t floor;                 // every byte before it is final (0: none but literal copy's)
 
   ZARRGPU_HD_INLINE EarlierBlocks(const BlockRecord* blocks, uint32_t k, const SequenceTriple* chunk_triples,
                                    const GranuleEntry* index, uint32_t final_below = 0)
@@ -418,9 +418,9 @@ struct EarlierBlocks {
   }
 };
 
-// execute_batch_matches()'s view in D2. A match whose first period reads
+// execute_batch_matches()'s view in match copy. A match whose first period reads
 // before the block (start in block < offset) had its first bytes — those
-// whose source lies before the block — written by D2a
+// whose source lies before the block — written by cross-block match copy
 // (copy_cross_block_bytes); every later byte of the match that repeats one
 // of them reads it there. A byte before the batch but in the block is final (an earlier
 // batch wrote it); one before the block is mapped by EarlierBlocks (not
@@ -429,7 +429,7 @@ struct BeforeBatch {
   const EarlierBlocks& earlier;
   uint64_t base;         // the batch's first output byte
   uint64_t block_start;
-  const uint32_t* skip;  // per sequence of the batch: the leading match bytes D2a wrote
+  const uint32_t* skip;  // per sequence of the batch: the leading match bytes cross-block match copy wrote
 
   ZARRGPU_HD_INLINE uint32_t skipped(uint32_t i) const { return skip[i]; }
 
@@ -449,11 +449,11 @@ struct BeforeBatch {
   }
 };
 
-// D2 may cut a block's sequences into runs of `run` sequences (the last
-// one shorter) and treat each run as a block of its own: D2a writes the
+// Match copy may cut a block's sequences into runs of `run` sequences (the last
+// one shorter) and treat each run as a block of its own: cross-block match copy writes the
 // match bytes whose source lies before their run (in earlier blocks or in
 // earlier runs of the block), walking back through the chunk's sequences
-// before the run, and D2b runs each run's batches apart from the others.
+// before the run, and in-block match copy runs each run's batches apart from the others.
 // One warp ran a level-19 block's ~500 batches one after the other, and the
 // longest block set the kernel's time (64 KiB chunks: 7,800 sequences on
 // average, 15,700 at most). kWholeBlock: one run.
@@ -466,22 +466,23 @@ ZARRGPU_HD_INLINE uint32_t run_start(const SequenceTriple* t, uint32_t block_sta
   return first == 0 ? block_start : t[first - 1].match_start + t[first - 1].match_length;
 }
 
-// D2 in stages: the blocks of a chunk whose output starts in [s * bytes,
+// Match copy in stages: the blocks of a chunk whose output starts in [s * bytes,
 // (s + 1) * bytes) form stage s (the last stage also takes any block past
-// it), and D2 (D2a, then D2b) of stage s runs after D2 of every stage
-// before it. The bytes before s * bytes are then final, and D2a's walks
+// it), and match copy (cross-block match copy, then in-block match copy) of stage s runs after
+// match copy of every stage
+// before it. The bytes before s * bytes are then final, and cross-block match copy's walks
 // stop there (EarlierBlocks::floor) instead of following matches back
 // through every earlier block to a literal. Level 19 on ERA5-like floats
 // (bench_data.hpp; libzstd's splitter writes ~50 KiB blocks there), steps
 // a walk in 1 / 2 / 4 / 8 stages: 1 MiB chunks 15.0 / 10.2 / 7.4 / 4.5, 4
-// MiB 29.6 / 12.4 / 11.7 / 7.4 (host count). But each stage's D2b lasts as
+// MiB 29.6 / 12.4 / 11.7 / 7.4 (host count). But each stage's in-block match copy lasts as
 // long as its longest block: the GPU's rule (gpu/policy.cuh) weighs the
-// two. One stage: D2 of every block at once.
-struct D2Stages {
+// two. One stage: match copy of every block at once.
+struct MatchStages {
   uint32_t count;  // >= 1
   uint64_t bytes;  // output positions per stage, >= 1
 
-  ZARRGPU_HD_INLINE D2Stages(uint32_t stages, uint64_t chunk_bytes) : count(stages == 0 ? 1u : stages) {
+  ZARRGPU_HD_INLINE MatchStages(uint32_t stages, uint64_t chunk_bytes) : count(stages == 0 ? 1u : stages) {
     bytes = (chunk_bytes + count - 1) / count;
     if (bytes == 0) bytes = 1;
   }
@@ -511,7 +512,7 @@ struct StridedSequences {
   }
 };
 
-// D2a for compressed block k of `blocks` (validated by phase C; D1 done for
+// Cross-block match copy for compressed block k of `blocks` (validated by resolution; literal copy done for
 // every block of the chunk, its match starts and granule index included):
 // the match bytes whose source lies in an earlier block (with runs of
 // `run` sequences: before the sequence's run; in a stage, every byte before
@@ -599,7 +600,7 @@ ZARRGPU_HD void copy_cross_block_bytes(G g, const BlockRecord* blocks, uint32_t 
   copy_cross_block_bytes(g, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
 }
 
-// D2b's batch: the match bytes D2a wrote are the first min(Match_Length,
+// In-block match copy's batch: the match bytes cross-block match copy wrote are the first min(Match_Length,
 // Offset - start in block) bytes of each match that reads before the block
 // (copy_cross_block_bytes), so a batch leaves them out: matches_end counts
 // only the others, and skip[i] says how many of sequence i's lead were left.
@@ -609,9 +610,11 @@ struct InBlockBatch {
   uint32_t skip[kSequenceBatch];
 };
 
-// D2b for compressed block k, after D2a of the block: the other match bytes,
+// In-block match copy for compressed block k, after cross-block match copy of the block: the other
+// match bytes,
 // batch after batch; their sources are in the block, final once the
-// batches before them ran (or D2a wrote them). With runs (D2a in the same
+// batches before them ran (or cross-block match copy wrote them). With runs (cross-block match
+// copy in the same
 // runs), only the sequences [first, end) of the block, as a block of their own.
 //
 // A short match whose sources all lie before its batch (final: earlier
@@ -619,7 +622,7 @@ struct InBlockBatch {
 // is copied by its own rank as the batch is laid out, all its loads before
 // its stores, and the batch's pass leaves it out: a pass finds each byte's
 // sequence and segment by searches in shared memory, two fifths of
-// D2b's stall samples at level 19 (3-4 byte matches; ncu, H200,
+// In-block match copy's stall samples at level 19 (3-4 byte matches; ncu, H200,
 // 2026-11-23). A byte of a later match of the batch that reads it is
 // followed through it to its source by the pass, as before.
 inline constexpr uint32_t kOwnMatchBytes = 8;
@@ -643,7 +646,7 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
     // before it ends: positions in the batch come from the match starts.
     const uint32_t base = run_start(t, block_start, done);
     g.sync();  // every rank is done with the previous batch
-    // A rank per sequence: its segments, what D2a left of its match, and a
+    // A rank per sequence: its segments, what cross-block match copy left of its match, and a
     // prefix sum of those across the group, carried from round to round.
     uint32_t matches_before = 0;
     for (uint32_t first = 0; first < n; first += G::kSize) {
@@ -687,27 +690,27 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
   }
 }
 
-// D2 by chunk: one group runs every match of a chunk's first `valid`
-// blocks (those C4 validated), in order, as if the blocks were one. No D2a,
+// Match copy by chunk: one group runs every match of a chunk's first `valid`
+// blocks (those chunk verdict validated), in order, as if the blocks were one. No cross-block match copy,
 // no walk, no granule index: the chunk is one chain of batches. At every
-// level up to 1 MiB: D2a's walks through earlier blocks and each block's
+// level up to 1 MiB: cross-block match copy's walks through earlier blocks and each block's
 // own batches in a row cost more than that chain; at 4 MiB (~27,000
 // batches a chunk at level 19) the chain costs more. Two forms:
-//  - execute_chunk_matches(), after D1 of the chunk's blocks: their triples
+//  - execute_chunk_matches(), after literal copy of the chunk's blocks: their triples
 //    lie back to back (a valid block holds all it counted), and what lies
 //    between two blocks' matches (literals, raw and RLE blocks) is in place
-//    since D1, so each batch reads only final bytes: literals, bytes before
+//    since literal copy, so each batch reads only final bytes: literals, bytes before
 //    the batch, and its own matches (pass 2 follows those back).
-//  - write_chunk_output(), D1 in the same pass, from the triples as phase C
+//  - write_chunk_output(), literal copy in the same pass, from the triples as resolution
 //    leaves them (Literals_Length, resolved offsets): each block in order,
 //    raw and RLE ones whole, each batch's prefix sums of the lengths place
 //    its sequences, its literals go to their place, then its matches run,
 //    and the block's last literals follow its last match: as the one-warp
-//    decoder writes a chunk, and no D1 launch. Where blocks are long (level
-//    19), against D1 then execute_chunk_matches(), 2 GiB rows, 2 rounds
+//    decoder writes a chunk, and no literal copy launch. Where blocks are long (level
+//    19), against literal copy then execute_chunk_matches(), 2 GiB rows, 2 rounds
 //    (ab_many.sh, H100, 2026-11-25 ~23:30 UTC): level 19 +7.3 / +8.7 /
 //    +10.3% at 64 KiB / 256 KiB / 1 MiB; at levels 1 and 3 (long literal
-//    runs, copied in the chain instead of by D1's warps) -4.3..-7.0% at
+//    runs, copied in the chain instead of by literal copy's warps) -4.3..-7.0% at
 //    256 KiB and 1 MiB (level 3 +1.7 / +5.9% at 64 / 256 KiB).
 //
 // A batch holds N sequences, N / G::kSize per rank (the GPU's: 32, one a
@@ -730,7 +733,7 @@ struct ChunkBatch {
   uint32_t list_seq[N];           // the batch's sequence of listed slot s
 };
 
-// The matches of a batch of D2 by chunk, in either form, once every byte
+// The matches of a batch of match copy by chunk, in either form, once every byte
 // before the batch is written (and, in write_chunk_output, the batch's
 // literals): the short matches whose sources lie before the batch (final)
 // and that do not repeat themselves, copied by their rank with every load
@@ -794,7 +797,7 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord*
   const uint32_t end = last.triples_offset + (last.type == BlockType::compressed ? last.sequence_count : 0u);
   if (end == 0) return;
   // Nothing lies before the chunk's first literal: every offset stays
-  // within its frame (phase C).
+  // within its frame (resolution).
   const auto first_start = static_cast<uint32_t>(blocks[0].output_offset);
   struct Held {
     SequenceTriple s;
@@ -829,7 +832,7 @@ ZARRGPU_HD void execute_chunk_matches(G g, ChunkBatch<N>& cb, const BlockRecord*
   }
 }
 
-// write_chunk_output(): D1 and D2 by chunk in one pass (above).
+// write_chunk_output(): literal copy and match copy by chunk in one pass (above).
 template <class G, uint32_t N>
 ZARRGPU_HD void write_chunk_output(G g, ChunkBatch<N>& cb, const uint8_t* chunk, const BlockRecord* blocks,
                                    uint32_t valid, const uint8_t* literals_scratch, const SequenceTriple* triples,
@@ -909,14 +912,14 @@ ZARRGPU_HD void write_chunk_output(G g, ChunkBatch<N>& cb, const uint8_t* chunk,
   g.sync();  // the chunk is written (the checksums read it)
 }
 
-// D2 for compressed block k by one group: D2a (its sequences from
-// `tickets`, as copy_cross_block_bytes) then D2b.
+// Match copy for compressed block k by one group: cross-block match copy (its sequences from
+// `tickets`, as copy_cross_block_bytes) then in-block match copy.
 template <class G, class Tickets>
 ZARRGPU_HD void execute_block_matches(G g, InBlockBatch& ib, const BlockRecord* blocks, uint32_t k,
                                       const SequenceTriple* triples, const GranuleEntry* granules, uint8_t* out,
                                       Tickets&& tickets) {
   copy_cross_block_bytes(g, blocks, k, triples, granules, out, tickets);
-  g.sync();  // D2b's batches read what every rank's D2a wrote
+  g.sync();  // In-block match copy's batches read what every rank's cross-block match copy wrote
   execute_in_block_matches(g, ib, blocks, k, triples, granules, out);
 }
 
@@ -926,8 +929,8 @@ ZARRGPU_HD void execute_block_matches(G g, InBlockBatch& ib, const BlockRecord* 
   execute_block_matches(g, ib, blocks, k, triples, granules, out, StridedSequences{g.rank(), G::kSize});
 }
 
-// After phase D: the checksums of the frames that phase C completed, in
-// order (§3.1.1 Content_Checksum), then phase C's status. The chunk's final status.
+// After execution: the checksums of the frames that resolution completed, in
+// order (§3.1.1 Content_Checksum), then resolution's status. The chunk's final status.
 template <class G>
 ZARRGPU_HD Status finish_chunk(G g, const ChunkPlan& plan, const FrameRecord* frames, const uint8_t* chunk, const uint8_t* out, bool verify_checksum) {
   if (verify_checksum) {

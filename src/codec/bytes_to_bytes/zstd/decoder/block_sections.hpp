@@ -1,21 +1,21 @@
-// Block-parallel decoding, phase B: the literals section (§3.1.1.3.1) and
+// Block-parallel decoding, entropy decoding: the literals section (§3.1.1.3.1) and
 // the sequences section (§3.1.1.3.2) of one compressed block, decoded with
 // no other block's results: Huffman literals go to the chunk's literals
 // scratch, sequences to (Literals_Length, Match_Length, Offset_Value)
 // triples with repeat offsets unresolved. A table that the block reuses
 // (treeless literals, "repeat" FSE mode) is rebuilt from the earlier
-// block's description, which phase A located: a description is tens of
+// block's description, which the walk located: a description is tens of
 // bytes and rebuilding it is cheaper than waiting for that block.
 //
 // Three steps, so that each runs on the unit it is parallel over:
-//  B1 prepare_block_sections() — a group per block: headers, the Huffman
+//  Table decoding prepare_block_sections() — a group per block: headers, the Huffman
 //     and FSE tables, where the streams are; tables and stream places go to
 //     the block's BlockEntropy (global scratch on the GPU).
-//  B2 decode_literals_stream() — one thread per Huffman stream.
-//  B3 decode_block_sequences() — one thread per block's sequence bitstream,
-//     which also leaves the block's summary for phase C (its repeat-offset
-//     map and match bytes, sequence_resolution.hpp's C1).
-// B2 and B3 are long serial loops: on the GPU a warp runs 32 of them, not
+//  Huffman decoding decode_literals_stream() — one thread per Huffman stream.
+//  Sequence decoding decode_block_sequences() — one thread per block's sequence bitstream,
+//     which also leaves the block's summary for resolution (its repeat-offset
+//     map and match bytes, sequence_resolution.hpp's block summary).
+// Huffman decoding and sequence decoding are long serial loops: on the GPU a warp runs 32 of them, not
 // one (a warp per block left 28 of its lanes waiting).
 #pragma once
 
@@ -72,7 +72,7 @@ ZARRGPU_HD_INLINE bool sequences_section(const uint8_t* block, size_t size, size
 }
 
 // §3.1.1.3.2.1 with tables from their sources: a code in Repeat_Mode
-// rebuilds the table the source block described (phase A followed the
+// rebuilds the table the source block described (the walk followed the
 // chain). The same statuses as read_sequences_header() on one thread.
 // Serial (rank 0).
 ZARRGPU_HD_INLINE Status read_sequences_header_from(Workspace& ws, const uint8_t* src, size_t size,
@@ -96,7 +96,8 @@ ZARRGPU_HD_INLINE Status read_sequences_header_from(Workspace& ws, const uint8_t
 
 // The three FSE tables of a block's sequences (§3.1.1.3.2.2) in 2 bytes a
 // state (PackedFseEntry), named as in Workspace, so that SequenceDecoder
-// reads either: B1's hand-over to B3 (BlockEntropy), and B3's copy in
+// reads either: table decoding's hand-over to sequence decoding (BlockEntropy), and sequence
+// decoding's copy in
 // shared memory on the GPU.
 struct PackedSequenceTables {
   uint32_t fse_log[3];  // indexed by SequenceCode
@@ -105,7 +106,7 @@ struct PackedSequenceTables {
   PackedFseEntry offset[1u << kOffsetLogMax];
 };
 
-// The same tables as B3 reads them where the wave's blocks are long (GPU):
+// The same tables as sequence decoding reads them where the wave's blocks are long (GPU):
 // the length tables in fat entries (fse.hpp: each state's extra-bit count
 // in the entry, no second lookup in the chain), the offsets packed (an
 // offset code is its own extra-bit count). 4.5 KiB, not 2.5.
@@ -116,9 +117,10 @@ struct FatSequenceTables {
   PackedFseEntry offset[1u << kOffsetLogMax];
 };
 
-// What B1 hands to B2 and B3 for one compressed block: its tables and where
+// What table decoding hands to Huffman decoding and sequence decoding for one compressed block:
+// its tables and where
 // its bitstreams are (offsets in the chunk's input). The FSE tables are
-// packed as B3 uses them: every block slot of a wave has a BlockEntropy,
+// packed as sequence decoding uses them: every block slot of a wave has a BlockEntropy,
 // and unpacked they made a 1 MiB chunk's scratch 3% larger.
 struct BlockEntropy {
   HuffmanStreams streams;     // count 0: no Huffman streams to decode
@@ -159,10 +161,10 @@ ZARRGPU_HD_INLINE void copy_sequence_tables(G g, FatSequenceTables& dst, const P
   group_copy_disjoint(g, dst.offset, src.offset, 1u << src.fse_log[1]);
 }
 
-// B1 for compressed block b of a chunk (chunk = the chunk's input). Writes
-// b's phase B fields and e. Errors are recorded with their stage, never
+// Table decoding for compressed block b of a chunk (chunk = the chunk's input). Writes
+// b's entropy decoding fields and e. Errors are recorded with their stage, never
 // returned early to other blocks; an error in the sequences header leaves
-// e.streams for B2, whose error comes first in the stream and so wins.
+// e.streams for Huffman decoding, whose error comes first in the stream and so wins.
 template <class G>
 ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk, const BlockRecord* blocks,
                                        BlockRecord& b, uint32_t block_size_max, BlockEntropy& e) {
@@ -289,10 +291,10 @@ ZARRGPU_HD void prepare_block_sections(G g, Workspace& ws, const uint8_t* chunk,
   g.sync();
 }
 
-// B2: Huffman stream s of block b, after B1 (one thread), with e.huffman
+// Huffman decoding: Huffman stream s of block b, after table decoding (one thread), with e.huffman
 // or a copy of it at `table`, through `reader` (a RingBitReader with its
 // ring, or the default). The error of a bad stream is the block's, at the
-// literals stage: it comes before anything B1 found in the sequences
+// literals stage: it comes before anything table decoding found in the sequences
 // section.
 template <class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE void decode_literals_stream(const BlockEntropy& e, const HuffmanEntry* table, const uint8_t* chunk,
@@ -321,11 +323,11 @@ ZARRGPU_HD_INLINE T read_once(const T& x) {
 #endif
 }
 
-// The sequences B3 decodes in block b (B1 set up their tables): its count,
-// or 0 when it has none or failed. On the GPU B2 runs in the same launch
+// The sequences sequence decoding decodes in block b (table decoding set up their tables): its count,
+// or 0 when it has none or failed. On the GPU Huffman decoding runs in the same launch
 // and zeroes the count of a block whose literals fail
 // (decode_literals_stream): each field is read once, and only that count
-// is used. With two reads (nvcc made them in B3, one for the test and one
+// is used. With two reads (nvcc made them in sequence decoding, one for the test and one
 // for the loop bound) the second could see 0, and the loop's count - 1
 // wrapped: a loop past the block's triples, an illegal address in the
 // corrupt-input GPU test (H200, 2026-11-23 04:40 UTC).
@@ -335,23 +337,23 @@ ZARRGPU_HD_INLINE uint32_t sequences_to_decode(const BlockRecord& b) {
 }
 ZARRGPU_HD_INLINE bool has_sequences_to_decode(const BlockRecord& b) { return sequences_to_decode(b) != 0; }
 
-// B3: block b's sequences to triples[b.triples_offset, + min(count,
-// b.triples_capacity)), after B2 (one thread), with e.sequences or a copy
+// Sequence decoding: block b's sequences to triples[b.triples_offset, + min(count,
+// b.triples_capacity)), after Huffman decoding (one thread), with e.sequences or a copy
 // of them at `tables` (a Workspace, PackedSequenceTables or FatSequenceTables; length codes
 // looked up in `codes` when given), through `reader` (the GPU's
 // LookaheadRingBitReader with its ring, or the default).
-// It also sets b.repeat_map and b.match_bytes, phase C's C1 summary of
+// It also sets b.repeat_map and b.match_bytes, resolution's block summary of
 // those triples (summarize_block() computes the same from the triples, by
 // a group): the map is exact whatever offsets enter the block, so the lane
-// that decodes the sequences in order can make it on the way, and phase C
-// need not read the triples once more for it (C1 was 3-4% of the level-19
-// kernel time, its own two launches). A block that fails in phase B (here,
-// or in B2 meanwhile) gets some summary: C2 is exact only up to a chunk's
-// first error, and C3 and C4 use nothing past it.
+// that decodes the sequences in order can make it on the way, and resolution
+// need not read the triples once more for it (block summary was 3-4% of the level-19
+// kernel time, its own two launches). A block that fails in entropy decoding (here,
+// or in Huffman decoding meanwhile) gets some summary: block placement is exact only up to a chunk's
+// first error, and offset resolution and chunk verdict use nothing past it.
 // With `checkpoints` (the block's own, sequence_resolution.hpp's
 // checkpoint_base()), it also stores the state before every
-// kCheckpointSequences-th triple it writes, for C3's ranks; C3 reads them
-// only for a block that phase B left valid.
+// kCheckpointSequences-th triple it writes, for offset resolution's ranks; offset resolution reads them
+// only for a block that entropy decoding left valid.
 template <class Tables, class Reader = WindowBitReader>
 ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Tables& tables,
                                               const uint8_t* chunk, BlockRecord& b, SequenceTriple* triples,
@@ -366,12 +368,12 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
   if (count == 0) return summarized();
   BasicSequenceDecoder<Reader> dec;
   dec.br = reader;
-  if (!dec.init(tables, chunk + e.sequences_src, e.sequences_size)) {  // B1 checked that it starts
+  if (!dec.init(tables, chunk + e.sequences_src, e.sequences_size)) {  // Table decoding checked that it starts
     b.status = Status::corrupt_sequences;
     b.stage = SectionStage::sequences;
     return summarized();
   }
-  // Past triples_capacity phase C fails before it reads them (triples_bound()).
+  // Past triples_capacity resolution fails before it reads them (triples_bound()).
   const uint32_t n = count < b.triples_capacity ? count : b.triples_capacity;
   // The last sequence updates no state: peeled, so that the loop tests
   // nothing for it. The triples by a running pointer: no index to widen
@@ -407,7 +409,7 @@ ZARRGPU_HD_INLINE void decode_block_sequences(const BlockEntropy& e, const Table
   summarized();
 }
 
-// Phase B of one block, its three steps in a row (the host's order; the
+// Entropy decoding of one block, its three steps in a row (the host's order; the
 // GPU runs each step over all blocks of a wave).
 template <class G>
 ZARRGPU_HD void decode_block_sections(G g, Workspace& ws, BlockEntropy& e, const uint8_t* chunk,

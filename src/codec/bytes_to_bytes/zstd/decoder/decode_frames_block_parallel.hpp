@@ -1,4 +1,4 @@
-// Host entry point of the block-parallel decoder: phases A-D of
+// Host entry point of the block-parallel decoder: the walk to execution of
 // frame_walk.hpp, block_sections.hpp, sequence_resolution.hpp and
 // block_execution.hpp run in order on one thread, with the very code the
 // GPU kernels run. Same results as decode_frames(): bytes, decoded size and
@@ -52,9 +52,10 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   std::vector<uint8_t> literals(plan.literals_bytes);
   std::vector<SequenceTriple> triples(plan.triples);
 
-  // B1, B2 and B3 (which leaves C1's summary), each over every compressed
-  // block (on the GPU: all at once), so that every host test checks that B1
-  // hands B2 and B3 all they read.
+  // Table decoding, Huffman decoding and sequence decoding (which leaves the block summary), each
+  // over every compressed
+  // block (on the GPU: all at once), so that every host test checks that table decoding
+  // hands Huffman decoding and sequence decoding all they read.
   auto ws = std::make_unique<Workspace>();
   reset_workspace(*ws);
   std::vector<BlockEntropy> entropy(plan.block_count);
@@ -70,10 +71,10 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
       decode_literals_stream(e, e.huffman, in, b, s, literals.data());
     }
   }
-  // B3 from the packed tables B1 left, or, every other block, from their
+  // Sequence decoding from the packed tables table decoding left, or, every other block, from their
   // fat copy (the GPU's where a wave's blocks are long): every host test
   // checks both forms.
-  // The fat form leaves C3's checkpoints too, as on the GPU, and C3 below
+  // The fat form leaves offset resolution's checkpoints too, as on the GPU, and offset resolution below
   // starts from them.
   LengthCodeTables codes;
   fill_length_code_tables(SerialGroup{}, codes);
@@ -93,9 +94,10 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
                              checkpoints.data() + checkpoint_base(b, k));
     }
   }
-  // C2 (scan over the chunk's blocks), C3 (every compressed block on its
-  // own), C4 (the verdict), then D1, D2a and D2b over the blocks C4
-  // validated (on the GPU, each step all at once), then the checksums. D2
+  // Block placement (scan over the chunk's blocks), offset resolution (every compressed block on its
+  // own), chunk verdict (the verdict), then literal copy, cross-block match copy and in-block
+  // match copy over the blocks chunk verdict
+  // validated (on the GPU, each step all at once), then the checksums. Match copy
   // runs a stage's blocks last to first here: any order gives the same
   // bytes, and this one makes every host test check that no block needs an
   // earlier one's matches of its stage done.
@@ -107,18 +109,18 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
                   checkpointed[k] ? checkpoints.data() + checkpoint_base(b, k) : nullptr);
   }
   resolve_chunk(plan, frames.data(), blocks.data(), capacity);
-  // D1 and D2 as the GPU runs them, each way, so that the host tests check
+  // Literal copy and match copy as the GPU runs them, each way, so that the host tests check
   // every one: where the chunk has an odd number of blocks, by chunk, with
-  // D1 in D2's pass (write_chunk_output, the GPU's way where blocks are
-  // long) for one block or 5, 9, ..., else D1 then execute_chunk_matches;
-  // where it has an even number, D1 then D2 by block in two stages
-  // (block_execution.hpp's D2Stages), which checks walks that stop at a
+  // Literal copy in match copy's pass (write_chunk_output, the GPU's way where blocks are
+  // long) for one block or 5, 9, ..., else literal copy then execute_chunk_matches;
+  // where it has an even number, literal copy then match copy by block in two stages
+  // (block_execution.hpp's MatchStages), which checks walks that stop at a
   // stage's floor as well as walks through earlier blocks of the same stage.
   // The GPU's batches (gpu/policy.cuh): 32 sequences in chunks of up to
   // 256 KiB, else 64.
-  auto by_chunk = [&](auto&& d2) {
-    if (capacity <= 256 * 1024) d2(*std::make_unique<ChunkBatch<32>>());
-    else d2(*std::make_unique<ChunkBatch<64>>());
+  auto by_chunk = [&](auto&& copy_matches) {
+    if (capacity <= 256 * 1024) copy_matches(*std::make_unique<ChunkBatch<32>>());
+    else copy_matches(*std::make_unique<ChunkBatch<64>>());
   };
   if (plan.block_count % 4 == 1) {
     by_chunk([&](auto& batch) {
@@ -126,14 +128,14 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
                          out);
     });
   } else {
-    // The granule index covers the blocks C4 validated, up to where the last of them ends.
+    // The granule index covers the blocks chunk verdict validated, up to where the last of them ends.
     uint64_t valid_end = 0;
     if (plan.valid_blocks > 0) {
       const BlockRecord& last = blocks[plan.valid_blocks - 1];
       valid_end = last.output_offset +
                   (last.type == BlockType::compressed ? uint64_t{last.literals_size} + last.match_bytes : last.size);
     }
-    std::vector<GranuleEntry> granules(granule_entries(valid_end));  // zeroed, as D1 needs
+    std::vector<GranuleEntry> granules(granule_entries(valid_end));  // zeroed, as literal copy needs
     for (uint32_t i = 0; i < plan.valid_blocks; ++i) {
       write_block_literals(SerialGroup{}, ws->batch, in, blocks[i], literals.data(), triples.data(), granules.data(),
                            out);
@@ -143,7 +145,7 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
         execute_chunk_matches(SerialGroup{}, batch, blocks.data(), plan.valid_blocks, triples.data(), out);
       });
     } else {
-      const D2Stages stages(2, valid_end);
+      const MatchStages stages(2, valid_end);
       auto in_block = std::make_unique<InBlockBatch>();
       for (uint32_t stage = 0; stage < stages.count; ++stage) {
         for (uint32_t i = plan.valid_blocks; i-- > 0;) {

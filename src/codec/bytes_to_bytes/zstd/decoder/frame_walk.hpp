@@ -1,14 +1,14 @@
-// Block-parallel decoding, phase A: the frame walk. One thread walks a
+// Block-parallel decoding, the walk: the frame walk. One thread walks a
 // chunk's frames (RFC 8878 §3.1.1) and block headers (§3.1.1.2), which sit
 // at known places, and records per block where its content is, where its
 // entropy tables come from, and the scratch it may use. Later phases:
-// block_sections.hpp (B: literals and sequences of every block at once),
-// sequence_resolution.hpp (C: output offsets, repeat offsets, validation),
-// block_execution.hpp (D: the copies).
+// block_sections.hpp (entropy decoding: literals and sequences of every
+// block at once), sequence_resolution.hpp (resolution: output offsets,
+// repeat offsets, validation), block_execution.hpp (execution: the copies).
 //
 // Errors keep the serial decoder's order (frame.hpp) exactly: the walk stops
 // at its first structural error and says where (WalkStop); errors that depend
-// on where the output stands (capacity, offsets) are found by phase C, in
+// on where the output stands (capacity, offsets) are found by resolution, in
 // stream order, and win when they come first.
 #pragma once
 
@@ -21,16 +21,16 @@
 
 namespace zarrgpu::zstd {
 
-// (Literals_Length, Match_Length, Offset_Value) of one sequence; phase C
-// replaces Offset_Value by the resolved offset (§3.1.1.5), and phase D1
+// (Literals_Length, Match_Length, Offset_Value) of one sequence; resolution
+// replaces Offset_Value by the resolved offset (§3.1.1.5), and literal copy
 // (block_execution.hpp) Literals_Length by where the match starts in the
-// chunk's output: the form in which phase D2 finds the sequence that wrote
+// chunk's output: the form in which match copy finds the sequence that wrote
 // a byte of an earlier block. A chunk's triples lie in block order with no
 // gaps, so by then they are one sorted list of the chunk's matches.
 struct SequenceTriple {
   union {
-    uint32_t literals_length;  // phases B and C
-    uint32_t match_start;      // after D1, counted from the chunk's first output byte
+    uint32_t literals_length;  // entropy decoding to resolution
+    uint32_t match_start;      // after literal copy, counted from the chunk's first output byte
   };
   uint32_t match_length;
   uint32_t offset;
@@ -48,8 +48,8 @@ struct FrameRecord {
   uint64_t window_size;
   uint64_t content_size;
   uint64_t checksum_offset;   // input offset of Content_Checksum when has_checksum
-  uint64_t output_start;      // phase C
-  uint64_t output_size;       // phase C, once the frame's blocks are valid
+  uint64_t output_start;      // resolution
+  uint64_t output_size;       // resolution, once the frame's blocks are valid
   uint32_t block_size_max;
   uint32_t first_block;
   uint32_t block_count;
@@ -57,7 +57,7 @@ struct FrameRecord {
   bool has_checksum;
 };
 
-// Stage of a phase B error, to interleave it with phase C's room checks the
+// Stage of an entropy decoding error, to interleave it with resolution's room checks the
 // way decode_compressed_block() does.
 enum class SectionStage : uint8_t {
   literals_header = 0,  // before the room check of Huffman literals
@@ -66,7 +66,7 @@ enum class SectionStage : uint8_t {
 };
 
 struct BlockRecord {
-  // Phase A.
+  // The walk.
   uint64_t src_offset;        // the block's content in the chunk's input
   uint32_t size;              // Block_Size
   uint32_t frame;
@@ -77,7 +77,7 @@ struct BlockRecord {
   uint32_t triples_offset;    // first SequenceTriple slot in the chunk's triples scratch: the
                               // triples of the blocks before this one (set for every block)
   uint32_t triples_capacity;
-  // Phase B.
+  // Entropy decoding.
   Status status;
   SectionStage stage;
   LiteralsType literals_type;
@@ -86,13 +86,13 @@ struct BlockRecord {
   uint32_t literals_size;
   uint64_t literals_src;      // raw literals: their offset in the input
   uint32_t sequence_count;    // Number_of_Sequences
-  // Phase C (sequence_resolution.hpp), in its steps: summarize_block()
-  // (made by B3), place_blocks(), resolve_block().
-  RepeatMap repeat_map;       // C1 (B3): the block's effect on the repeat offsets
-  uint64_t match_bytes;       // C1 (B3): sum of its Match_Length
-  uint32_t repeat_in[3];      // C2: repeat offsets entering the block
-  uint64_t output_offset;     // C2: exact for every block before the chunk's first error
-  Status resolve_status;      // C3
+  // Resolution (sequence_resolution.hpp), in its steps: summarize_block()
+  // (made by sequence decoding), place_blocks(), resolve_block().
+  RepeatMap repeat_map;       // Block summary (sequence decoding): the block's effect on the repeat offsets
+  uint64_t match_bytes;       // Block summary (sequence decoding): sum of its Match_Length
+  uint32_t repeat_in[3];      // Block placement: repeat offsets entering the block
+  uint64_t output_offset;     // Block placement: exact for every block before the chunk's first error
+  Status resolve_status;      // Offset resolution
 };
 
 // Per chunk: what the walk found and the later phases' verdicts.
@@ -104,9 +104,9 @@ struct ChunkPlan {
   Status walk_status;
   WalkStop walk_stop;
   bool block_parallel;        // false: the walk ran out of room; decode the chunk with decode_chunk()
-  // Phase C.
+  // Resolution.
   Status resolve_status;
-  uint32_t valid_blocks;      // blocks before the first error: phase D executes these
+  uint32_t valid_blocks;      // blocks before the first error: execution executes these
   uint32_t valid_frames;      // frames complete before it: their checksums are verified
   uint64_t decoded_size;
 };
@@ -132,11 +132,11 @@ ZARRGPU_HD_INLINE ChunkLimits chunk_limits(uint64_t capacity, uint32_t max_frame
 }
 
 // A compressed block decodes to at most Block_Maximum_Size bytes and every
-// match is >= 3 bytes: phase C meets an error before it needs more triples
+// match is >= 3 bytes: resolution meets an error before it needs more triples
 // than this (each validated sequence adds >= 3 bytes to a room of <= bsm).
 ZARRGPU_HD_INLINE uint32_t triples_bound(uint32_t block_size_max) { return block_size_max / 3 + 1; }
 
-// Phase A. Fills plan, frames[0, frame_count) and blocks[0, block_count);
+// The walk. Fills plan, frames[0, frame_count) and blocks[0, block_count);
 // with null frames/blocks it only counts (the host sizes its buffers so).
 // Never reads past src[src_size).
 ZARRGPU_HD_INLINE void walk_chunk(const uint8_t* src, size_t src_size, const ChunkLimits& lim, ChunkPlan* plan,
@@ -224,7 +224,7 @@ ZARRGPU_HD_INLINE void walk_chunk(const uint8_t* src, size_t src_size, const Chu
       const int32_t k = static_cast<int32_t>(pl.block_count);
       if (bh.type == BlockType::compressed) {
         // Only what the sources and the scratch need; every inconsistency
-        // left here is an error of phase B for this very block, which comes
+        // left here is an error of entropy decoding for this very block, which comes
         // before anything of the blocks after it.
         const uint8_t* p = src + ip;
         LiteralsHeader lh;

@@ -44,7 +44,7 @@ ZARRGPU_HD_INLINE FseState fse_state(const FseEntry* table, uint32_t state, uint
 // The same state in 2 bytes: the symbol (< 64) and the next-state counter
 // the table was built from (< 2^(log+1) <= 1024), from which
 // build_fse_table() derived the other two fields (fse_cell()). Three more instructions
-// per lookup, for half the shared memory: the GPU's B3 keeps twice the
+// per lookup, for half the shared memory: the GPU's sequence decoding keeps twice the
 // blocks' tables, and so decodes twice the blocks, per SM.
 struct PackedFseEntry {
   uint16_t v;
@@ -356,7 +356,7 @@ ZARRGPU_HD_INLINE void fill_length_code_tables(G g, LengthCodeTables& t) {
 // extra bits (byte 1), the symbol (bits 16-21) and the next-state base
 // (bits 23-31, < 2^9). A packed entry's sequence step looks its symbol up
 // in LengthCodeTables for the extra-bit count, a second shared-memory load
-// in the serial chain of B3 (the bit position needs it), after the unpack
+// in the serial chain of sequence decoding (the bit position needs it), after the unpack
 // of the cell (fse_cell()); a fat entry has both in one load, and leaves
 // only the code's base value (for the decoded length, not the chain) to
 // look up.
@@ -378,7 +378,7 @@ ZARRGPU_HD_INLINE FseState fse_state(const FatLengthEntry* table, uint32_t state
 // The extra-bit count of a fat entry's length code.
 ZARRGPU_HD_INLINE uint32_t fat_extra_bits(FatLengthEntry e) {
 #if defined(__CUDA_ARCH__)
-  return __byte_perm(e.v, 0u, 0x4441u);  // byte 1 alone: one instruction in B3's chain, not two
+  return __byte_perm(e.v, 0u, 0x4441u);  // byte 1 alone: one instruction in sequence decoding's chain, not two
 #else
   return (e.v >> 8) & 0xffu;
 #endif

@@ -54,7 +54,7 @@ ZARRGPU_HD_INLINE RepeatMap repeat_compose(const RepeatMap& first, const RepeatM
 // selects: Offset_Value > 3 enters a new offset; a repeat index 0 leaves
 // the map as it is (only Offset_Value 1 with no literals, or 0, gives it);
 // 1 and 2 move that slot to the front; anything else is rep[0] - 1. No
-// branch: in B3's loop (a lane a block) the lanes of a warp take different
+// branch: in sequence decoding's loop (a lane a block) the lanes of a warp take different
 // cases, and a branch per case ran them one after another.
 ZARRGPU_HD_INLINE void repeat_step(RepeatMap& m, uint32_t offset_value, uint32_t literals_length) {
   const uint32_t index = offset_value - (literals_length != 0 ? 1u : 0u);

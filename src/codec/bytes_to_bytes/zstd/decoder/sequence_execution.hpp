@@ -71,7 +71,7 @@ ZARRGPU_HD_INLINE void store_le_bytes(uint8_t* dst, uint64_t v, uint32_t n) {
 // 8-byte words of literals each rank moves per pass of move_literals(): a
 // pass is G::kSize x 8 x kLiteralWords literals, their loads all in flight
 // before the pass's first store waits for one. A caller short of registers
-// asks for fewer (kWords: D2 by chunk's pass 1, block_execution.hpp).
+// asks for fewer (kWords: match copy by chunk's pass 1, block_execution.hpp).
 inline constexpr uint32_t kLiteralWords = 2;
 
 // Moves literals lit[from, from + n) in passes: rank r takes the 8
@@ -198,7 +198,7 @@ ZARRGPU_HD_INLINE int64_t match_source(uint32_t start, uint32_t offset, uint32_t
 // Each rank's literals grow with the pass: it finds the owner of its word's
 // first literal by binary search above the last one (a word is 256
 // literals past the rank's previous one: a linear scan there was a fifth
-// of D1's stall samples at level 9, H200), then follows it up within the
+// of literal copy's stall samples at level 9, H200), then follows it up within the
 // word, in registers (move_literals() says why in-place literals are safe).
 template <uint32_t kWords = kLiteralWords, class G, class Batch>
 ZARRGPU_HD void place_batch_literals(G g, const Batch& b, uint32_t count, uint8_t* base, const Literals& lit,
@@ -231,7 +231,7 @@ ZARRGPU_HD void place_batch_literals(G g, const Batch& b, uint32_t count, uint8_
 }
 
 // Pass 1 for a batch whose literal runs are all short (block_execution.hpp's
-// D1 picks it): rank r copies the runs of sequences r, r + G::kSize, ...,
+// Literal copy picks it): rank r copies the runs of sequences r, r + G::kSize, ...,
 // 8 literals at a time (load_le64_zero_filled: two aligned words on the
 // GPU), with no search for owners and no turns for one rank's long run.
 // Not for in-place literals (lit.in_output), where a rank could overwrite
@@ -257,7 +257,7 @@ ZARRGPU_HD void place_batch_literals_by_sequence(G g, const Batch& b, uint32_t c
 // batch ahead by block_execution.hpp's place_block_literals, and the batch's
 // first literal is byte `first` (< 8) of word j0, first + the batch's
 // literals <= 8 x G::kSize. Each run's words reach its rank by shuffles:
-// no load waits on the batch's prefix sums (D1's literal loads, one round
+// no load waits on the batch's prefix sums (literal copy's literal loads, one round
 // trip a batch on its chain, were 54% of its stall samples at level 19, 64
 // KiB chunks, ncu, H100, 2026-11-25).
 template <class G, class Batch>
@@ -285,7 +285,7 @@ ZARRGPU_HD void place_batch_literals_from_window(G g, const Batch& b, uint32_t c
 
 // How pass 2 meets bytes outside the batch. The identity for one-thread or
 // one-group decoding of a frame, where everything before the batch is final.
-// The block-parallel decoder's D2 (block_execution.hpp) writes some match
+// The block-parallel decoder's match copy (block_execution.hpp) writes some match
 // bytes before pass 2 (those whose source lies in an earlier block) and
 // maps what else lies before the block.
 struct BeforeBatchIsFinal {
@@ -319,7 +319,7 @@ concept ListedMatches = requires(const Batch& b) {
 // from the batch's start stepped over every sequence before the byte's
 // own, ~85% of them with no byte left to the pass: 18-37 dependent
 // shared-memory loads a byte at level 19, host count of the bench's data,
-// NOTES v21.)
+// bench/results/zstd_gpu_history.md v21.)
 ZARRGPU_HD_INLINE uint32_t find_match_slot(const uint32_t* ends, uint32_t n, uint32_t from, uint32_t k) {
   if (ends[from] > k) return from;
   uint32_t lo = from + 1, hi = n - 1;

@@ -1,22 +1,22 @@
-// Block-parallel decoding, phase C: output offsets, repeat offsets
+// Block-parallel decoding, resolution: output offsets, repeat offsets
 // (§3.1.1.5) and every check that depends on where the output stands, with
 // the statuses decode_chunk() gives. Only the repeat offsets entering a
 // block and its output offset tie it to the blocks before it; both follow
 // from small per-block summaries, so C runs in four steps:
-//  C1 summarize_block() — the block's repeat-offset map (repeat_offsets.hpp)
-//     and its match bytes. Phase B's B3 makes them as it decodes the
+//  Block summary summarize_block() — the block's repeat-offset map (repeat_offsets.hpp)
+//     and its match bytes. Entropy decoding's sequence decoding makes them as it decodes the
 //     sequences (block_sections.hpp's decode_block_sequences), so the
-//     decoders run no C1 step; summarize_block() computes the same from the
-//     triples alone, by a group: the reference the tests hold B3's summary
-//     to, and the summary of triples changed after B3 (the tests' mutations).
-//  C2 place_blocks() — a group per chunk, a scan over block summaries:
+//     decoders run no block summary step; summarize_block() computes the same from the
+//     triples alone, by a group: the reference the tests hold sequence decoding's summary
+//     to, and the summary of triples changed after sequence decoding (the tests' mutations).
+//  Block placement place_blocks() — a group per chunk, a scan over block summaries:
 //     every block's output offset and entering repeat offsets, as if every
 //     block before it were valid. Exact for each block up to the chunk's
-//     first error, which is all that C3 and C4 ever use.
-//  C3 resolve_block() — a group per compressed block: the block's checks
+//     first error, which is all that offset resolution and chunk verdict ever use.
+//  Offset resolution resolve_block() — a group per compressed block: the block's checks
 //     and resolved offsets. The ranks split the sequences into runs and
-//     scan the runs' summaries the way C2 scans blocks.
-//  C4 resolve_chunk() — one thread per chunk: the first error in stream
+//     scan the runs' summaries the way block placement scans blocks.
+//  Chunk verdict resolve_chunk() — one thread per chunk: the first error in stream
 //     order, frame checks included, and the chunk's verdict.
 #pragma once
 
@@ -30,7 +30,7 @@
 
 namespace zarrgpu::zstd {
 
-// Where block k of a chunk (record b) keeps its C3 checkpoints in the
+// Where block k of a chunk (record b) keeps its offset resolution checkpoints in the
 // chunk's (workspace.hpp's ResolutionCheckpoint).
 ZARRGPU_HD_INLINE uint32_t checkpoint_base(const BlockRecord& b, uint32_t k) {
   return b.triples_offset / kCheckpointSequences + k;
@@ -38,7 +38,7 @@ ZARRGPU_HD_INLINE uint32_t checkpoint_base(const BlockRecord& b, uint32_t k) {
 
 // Visits triples [lo, hi) in order, f(i, triple) returning false to stop
 // after triple i; with kWrite, what f leaves in each triple is stored back
-// (the triples after a stop unchanged). Phase C gives each rank a run of
+// (the triples after a stop unchanged). Resolution gives each rank a run of
 // consecutive triples, so on a GPU the lanes of a warp read 32 runs apart:
 // each 4-byte load would touch 32 cache lines, three per triple. Here they
 // go four at a time, as three 16-byte loads (and stores) wherever the
@@ -140,8 +140,8 @@ ZARRGPU_HD ResolutionRun scan_runs(G g, Scratch& rs, const SequenceTriple* t, ui
   return exclusive_scan_runs(g, rs, run, total);
 }
 
-// C1 for compressed block b from its triples (phase B done; see above). A
-// block that phase B failed is never passed by C2's exact prefix, so its
+// Block summary for compressed block b from its triples (entropy decoding done; see above). A
+// block that entropy decoding failed is never passed by block placement's exact prefix, so its
 // summary is the identity.
 template <class G, class Scratch>
 ZARRGPU_HD void summarize_block(G g, Scratch& rs, BlockRecord& b, const SequenceTriple* triples) {
@@ -159,9 +159,9 @@ ZARRGPU_HD void summarize_block(G g, Scratch& rs, BlockRecord& b, const Sequence
   g.sync();
 }
 
-// B3's checkpoints of compressed block b (decode_block_sequences), from its
-// triples alone, serially: the reference for B3's, and the checkpoints of
-// triples changed after B3 (the tests' mutations).
+// Sequence decoding's checkpoints of compressed block b (decode_block_sequences), from its
+// triples alone, serially: the reference for sequence decoding's, and the checkpoints of
+// triples changed after sequence decoding (the tests' mutations).
 ZARRGPU_HD_INLINE void checkpoint_block(const BlockRecord& b, const SequenceTriple* triples,
                                         ResolutionCheckpoint* checkpoints) {
   const uint32_t n = b.sequence_count < b.triples_capacity ? b.sequence_count : b.triples_capacity;
@@ -173,9 +173,9 @@ ZARRGPU_HD_INLINE void checkpoint_block(const BlockRecord& b, const SequenceTrip
   }
 }
 
-// C2 for a chunk (every compressed block summarized): each rank takes a
+// Block placement for a chunk (every compressed block summarized): each rank takes a
 // run of a frame's blocks, and the runs' output bytes (in `literals`) and
-// repeat maps are scanned as C3 scans a block's sequences.
+// repeat maps are scanned as offset resolution scans a block's sequences.
 template <class G, class Scratch>
 ZARRGPU_HD void place_blocks(G g, Scratch& rs, const ChunkPlan& plan, FrameRecord* frames,
                              BlockRecord* blocks) {
@@ -220,13 +220,13 @@ ZARRGPU_HD_INLINE void place_blocks(const ChunkPlan& plan, FrameRecord* frames, 
   place_blocks(SerialGroup{}, rs, plan, frames, blocks);
 }
 
-// C3 for compressed block b of frame fr (C2 done): b.resolve_status and the
+// Offset resolution for compressed block b of frame fr (block placement done): b.resolve_status and the
 // resolved offsets of its triples. The checks and their order are
 // those of a serial pass over the sequences; each rank checks its run from
 // the exact state before it, and the lowest failing index wins — runs after
 // a failure may see garbage and fail too, but never at a lower index.
 // The state before a run: without `checkpoints`, each rank scans its run
-// first (scan_runs); with the block's checkpoints (B3's), runs are whole
+// first (scan_runs); with the block's checkpoints (sequence decoding's), runs are whole
 // spans of kCheckpointSequences and each starts from its span's
 // checkpoint: one pass over the triples, no scan and its barriers.
 template <class G, class Scratch>
@@ -237,7 +237,7 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
   uint64_t room = 0;
   Status room_error = Status::corrupt_block;
   if (op_start > capacity) {
-    pre = Status::output_too_small;  // only past an earlier error, which C4 meets first
+    pre = Status::output_too_small;  // only past an earlier error, which chunk verdict meets first
   } else {
     const uint64_t cap_left = capacity - op_start;
     const bool capacity_bound = cap_left < fr.block_size_max;
@@ -317,7 +317,7 @@ ZARRGPU_HD void resolve_block(G g, Scratch& rs, const FrameRecord& fr, BlockReco
   g.sync();
 }
 
-// C4 for a chunk (C3 done for every compressed block): plan.resolve_status,
+// Chunk verdict for a chunk (offset resolution done for every compressed block): plan.resolve_status,
 // valid_blocks, valid_frames, decoded_size, and the valid frames'
 // output_size. The status is final unless a checksum of a valid frame fails.
 ZARRGPU_HD_INLINE void resolve_chunk(ChunkPlan& plan, FrameRecord* frames, const BlockRecord* blocks,

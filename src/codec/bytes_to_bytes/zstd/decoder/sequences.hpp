@@ -178,7 +178,7 @@ ZARRGPU_HD_INLINE LengthStep length_step(const FatLengthEntry* table, uint32_t s
 }
 
 // State of the sequence bitstream (§3.1.1.3.2.2): one thread decodes it.
-// Tables: a Workspace, or phase B's PackedSequenceTables or
+// Tables: a Workspace, or entropy decoding's PackedSequenceTables or
 // FatSequenceTables (block_sections.hpp): the three tables and fse_log[],
 // by the same names.
 // Reader: WindowBitReader, or RingBitReader or LookaheadRingBitReader (one

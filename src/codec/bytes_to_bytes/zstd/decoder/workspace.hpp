@@ -24,7 +24,7 @@ struct SequenceBatch {
   uint32_t segment_start[2 * kSequenceBatch];
 };
 
-// Phase C (sequence_resolution.hpp): what each rank hands to the others
+// Resolution (sequence_resolution.hpp): what each rank hands to the others
 // about its run of a block's sequences. A group has at most this many ranks.
 inline constexpr uint32_t kResolutionRanks = 32;
 struct ResolutionRun {
@@ -39,9 +39,9 @@ ZARRGPU_HD_INLINE void extend_run(ResolutionRun& r, uint32_t offset_value, uint3
   r.literals += literals_length;
   r.matches += match_length;
 }
-// B3's state at every kCheckpointSequences-th sequence of a block: the
+// Sequence decoding's state at every kCheckpointSequences-th sequence of a block: the
 // ResolutionRun of the sequences before it, from the block's start, so
-// that C3's ranks start their runs there instead of scanning the runs
+// that offset resolution's ranks start their runs there instead of scanning the runs
 // first (sequence_resolution.hpp's resolve_block). A chunk's checkpoints:
 // block k's from checkpoint_base(b, k) on, one per started
 // kCheckpointSequences of its triples (triples_capacity at most),
@@ -59,8 +59,8 @@ struct ResolutionError {
   uint32_t index;     // first sequence of the rank's run that fails (~0u: none)
   uint32_t status;
 };
-// What phase C's ranks hand each other, for groups of at most kRanks: all
-// the shared memory the GPU's C1 and C3 kernels hold per warp (1 KiB, not a
+// What resolution's ranks hand each other, for groups of at most kRanks: all
+// the shared memory the GPU's block summary and offset resolution kernels hold per warp (1 KiB, not a
 // Workspace's 11: more warps per SM, and the rest of the SM's 256 KiB left
 // to L1 for the triples), or per thread block where a thread block is the
 // group (long blocks, gpu/kernel_block_parallel.cuh).
@@ -73,7 +73,7 @@ union BasicResolutionScratch {
 using ResolutionScratch = BasicResolutionScratch<kResolutionRanks>;
 
 // The FSE tables a sequences header asks for, built later by the whole
-// group (block_sections.hpp's B1: build_fse_table_group) instead of by
+// group (block_sections.hpp's table decoding: build_fse_table_group) instead of by
 // rank 0 while it parses (read_sequence_table with defer_fse_builds).
 // `parsing` is the scratch's norm[], where the descriptions are read.
 struct DeferredFseBuilds {

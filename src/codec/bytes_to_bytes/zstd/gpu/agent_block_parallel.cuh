@@ -1,9 +1,9 @@
 // Per-item logic of the block-parallel decoder (CUB's "agent"): the phases
 // of decoder/frame_walk.hpp .. block_execution.hpp, each on the unit it is
-// parallel over — a chunk (walk, C4 verdict: one thread; C2 placement: one
-// warp), a block (B1 tables, C3 resolution, D1 literals, D2 matches: one warp),
-// a Huffman stream (B2: one thread), a block's sequence bitstream (B3, with
-// its C1 summary: one thread), a chunk (checksums: one warp). Scratch is carved per chunk of
+// parallel over — a chunk (walk, chunk verdict: one thread; block placement: one
+// warp), a block (table decoding, offset resolution, literal copy, match copy: one warp),
+// a Huffman stream (Huffman decoding: one thread), a block's sequence bitstream (sequence decoding, with
+// its block summary: one thread), a chunk (checksums: one warp). Scratch is carved per chunk of
 // the current wave from the caller's temp.
 #pragma once
 
@@ -35,10 +35,10 @@ struct BlockParallelParams {
   BlockRecord* blocks;          // [wave_chunks * max_blocks]
   uint8_t* literals;            // [wave_chunks * max_chunk_bytes]
   SequenceTriple* triples;      // [wave_chunks * (max_chunk_bytes / 3)]
-  GranuleEntry* granules;       // [wave_chunks * granule_entries(max_chunk_bytes)]: D1's index, zeroed before D1
-  BlockEntropy* entropy;        // [wave_chunks * max_blocks]: B1's tables for B2 and B3, by block slot
+  GranuleEntry* granules;       // [wave_chunks * granule_entries(max_chunk_bytes)]: literal copy's index, zeroed before literal copy
+  BlockEntropy* entropy;        // [wave_chunks * max_blocks]: the decoded tables for Huffman decoding and sequence decoding, by block slot
   // [wave_chunks * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks)]:
-  // B3's checkpoints for C3, written and read where the blocks are in parts.
+  // Sequence decoding's checkpoints for offset resolution, written and read where the blocks are in parts.
   ResolutionCheckpoint* checkpoints;
   // The walk's list of the wave's blocks, by slot: the compressed blocks
   // from the front (item_count of them), the raw and RLE blocks from the
@@ -47,42 +47,43 @@ struct BlockParallelParams {
   uint32_t* items;              // [wave_chunks * max_blocks]
   uint32_t* item_count;         // zeroed before the walk, which lists the blocks
   uint32_t* plain_count;        // zeroed with item_count
-  unsigned long long* cross_queue;  // D2a's next part of a listed block; zeroed with item_count
-  uint32_t* literals_queue;     // D1's next unit when in parts; zeroed with item_count
-  unsigned long long* sequence_total;  // the listed blocks' sequences (B1 adds them); zeroed with item_count
-  uint32_t* execute_queue;      // D2b's next listed block when in runs; zeroed with item_count
-  unsigned long long* literal_total;   // the literals of the listed blocks with sequences (B1); zeroed likewise
-  uint32_t* chunk_queue;        // D2 by chunk's next chunk of the wave; zeroed with item_count
-  // B3's order of the listed compressed blocks (indices into items),
+  unsigned long long* cross_queue;  // Cross-block match copy's next part of a listed block; zeroed with item_count
+  uint32_t* literals_queue;     // Literal copy's next unit when in parts; zeroed with item_count
+  unsigned long long* sequence_total;  // the listed blocks' sequences (table decoding adds them); zeroed with item_count
+  uint32_t* execute_queue;      // In-block match copy's next listed block when in runs; zeroed with item_count
+  unsigned long long* literal_total;   // the literals of the listed blocks with sequences (table decoding); zeroed likewise
+  uint32_t* chunk_queue;        // Match copy by chunk's next chunk of the wave; zeroed with item_count
+  // Sequence decoding's order of the listed compressed blocks (indices into items),
   // longest chain first (count_order, place_order), and its bucket counts and cursors
   // ([kOrderBuckets] each, zeroed with item_count).
   uint32_t* order;              // [wave_chunks * max_blocks]
   uint32_t* order_counts;
   uint32_t* order_cursors;
-  // Weight classes (dispatch_decompress.cu): after B1, classify() puts each
+  // Weight classes (dispatch_decompress.cu): after table decoding, classify() puts each
   // chunk in class 0 (light) or 1 (heavy: more sequences than the wave's
   // mean) and lists its blocks again in that class's own items and counters,
-  // so that the light chunks' later phases run beside the heavy chunks' B3.
-  // The phases after B1 then run once per class, with `items` and the
+  // so that the light chunks' later phases run beside the heavy chunks' sequence decoding.
+  // The phases after table decoding then run once per class, with `items` and the
   // counters above the class's, and the per-chunk ones take only the chunks
   // of class `weight_class` (kEveryClass: all, when the wave is not split).
   uint8_t* classes;             // [wave_chunks]
   uint32_t weight_class;
-  // D2 in stages (decoder/block_execution.hpp's D2Stages): each launch of
-  // D2a and D2b runs stage `d2_stage` of the wave's chunks. Their number,
-  // unless fixed (d2_stages_fixed != 0): where the wave's blocks are long,
-  // the launches the host made (d2_stages_max: policy.cuh's rule on the
+  // Match copy in stages (decoder/block_execution.hpp's MatchStages): each launch of
+  // Cross-block match copy and in-block match copy runs stage `match_stage` of the wave's chunks.
+  // Their number,
+  // unless fixed (match_stages_fixed != 0): where the wave's blocks are long,
+  // the launches the host made (match_stages_max: policy.cuh's rule on the
   // chunk size), at most one per round of the wave's listed blocks (both
-  // classes, wave_item_count) over the warps D2b holds at once (d2_warps);
+  // classes, wave_item_count) over the warps in-block match copy holds at once (match_warps);
   // else one.
   const uint32_t* wave_item_count;
-  uint32_t d2_warps;
-  uint32_t d2_stages_max;
-  uint32_t d2_stages_fixed;
-  uint32_t d2_stage;
-  // D2 by chunk (execute_chunk below) instead of by block: the policy's
-  // rule (D2Mode::automatic), or as the caller fixed it.
-  D2Mode d2_mode;
+  uint32_t match_warps;
+  uint32_t match_stages_max;
+  uint32_t match_stages_fixed;
+  uint32_t match_stage;
+  // Match copy by chunk (execute_chunk below) instead of by block: the policy's
+  // rule (MatchMode::automatic), or as the caller fixed it.
+  MatchMode match_mode;
 
   __device__ __forceinline__ bool in_class(size_t c) const {
     return weight_class == kEveryClass || classes[c] == weight_class;
@@ -97,34 +98,34 @@ struct BlockParallelParams {
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {
     return triples + c * (max_chunk_bytes / 3);
   }
-  // Block k of chunk c's C3 checkpoints.
+  // Block k of chunk c's offset resolution checkpoints.
   __device__ __forceinline__ ResolutionCheckpoint* block_checkpoints(size_t c, uint32_t k) const {
     return checkpoints + c * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks) +
            checkpoint_base(chunk_blocks(c)[k], k);
   }
-  // Whether D1 and D2 run the wave's compressed blocks in parts: when they
+  // Whether literal copy and match copy run the wave's compressed blocks in parts: when they
   // average kParted sequences or more (level 19: ~15,000 a 128 KiB block;
   // level 9 ~2,000, level 1 a few hundred).
   template <uint32_t kParted>
   __device__ __forceinline__ bool blocks_in_parts() const {
     return *sequence_total >= static_cast<unsigned long long>(kParted) * *item_count;
   }
-  // Whether D2 runs them in runs (decoder/block_execution.hpp): where they
+  // Whether match copy runs them in runs (decoder/block_execution.hpp): where they
   // average kRuns sequences or more, only in chunks of at most
-  // kRunsMaxChunk bytes: at level 19 D2b's runs gained 5% at 64 KiB, but
-  // in chunks of several blocks (walks through more history) D2a's walks
-  // for bytes before the runs cost more than D2b saved: 5% at 1 MiB
+  // kRunsMaxChunk bytes: at level 19 in-block match copy's runs gained 5% at 64 KiB, but
+  // in chunks of several blocks (walks through more history) cross-block match copy's walks
+  // for bytes before the runs cost more than in-block match copy saved: 5% at 1 MiB
   // (2026-11-22), 12% at 256 KiB on 1 GiB of chunks (policy.cuh).
   template <uint32_t kRuns, uint64_t kRunsMaxChunk>
   __device__ __forceinline__ bool blocks_in_runs() const {
     return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();
   }
-  // Whether D2 runs by chunk: where the caller asks, or by the rule, where
+  // Whether match copy runs by chunk: where the caller asks, or by the rule, where
   // the wave's blocks average kSequences or more and its chunk bound is at
-  // most kMaxChunk (policy.cuh's kChunkD2*).
+  // most kMaxChunk (policy.cuh's kMatchesByChunk*).
   template <uint32_t kSequences, uint64_t kMaxChunk>
-  __device__ __forceinline__ bool d2_by_chunk() const {
-    if (d2_mode != D2Mode::automatic) return d2_mode == D2Mode::by_chunk;
+  __device__ __forceinline__ bool matches_by_chunk() const {
+    if (match_mode != MatchMode::automatic) return match_mode == MatchMode::by_chunk;
     return max_chunk_bytes <= kMaxChunk && blocks_in_parts<kSequences>();
   }
   // Whether the literal runs of the wave's blocks with sequences average
@@ -134,16 +135,16 @@ struct BlockParallelParams {
   __device__ __forceinline__ bool short_literal_runs() const {
     return *literal_total <= static_cast<unsigned long long>(kLiterals) * *sequence_total;
   }
-  // This wave's D2 stages, as above.
+  // This wave's match copy stages, as above.
   template <uint32_t kParted>
-  __device__ __forceinline__ D2Stages d2_stages() const {
-    uint32_t n = d2_stages_fixed;
+  __device__ __forceinline__ MatchStages match_stages() const {
+    uint32_t n = match_stages_fixed;
     if (n == 0) {
-      const uint32_t rounds = (*wave_item_count + d2_warps - 1) / (d2_warps == 0 ? 1u : d2_warps);
+      const uint32_t rounds = (*wave_item_count + match_warps - 1) / (match_warps == 0 ? 1u : match_warps);
       n = blocks_in_parts<kParted>() ? rounds : 1u;
     }
-    if (n > d2_stages_max) n = d2_stages_max;
-    return D2Stages(n, max_chunk_bytes);
+    if (n > match_stages_max) n = match_stages_max;
+    return MatchStages(n, max_chunk_bytes);
   }
   // The slot of listed raw or RLE block j (j < *plain_count).
   __device__ __forceinline__ uint32_t plain_item(uint32_t j) const {
@@ -153,24 +154,24 @@ struct BlockParallelParams {
 
 struct AgentBlockParallel {
   const BlockParallelParams& bp;
-  // Whether D1 indexes granules: not where D2 runs by chunk (no D2a walk
+  // Whether literal copy indexes granules: not where match copy runs by chunk (no cross-block match copy walk
   // reads them).
   bool index_granules = true;
 
-  // The capacity the walk and phase C check chunk c against: its output's,
+  // The capacity the walk and resolution check chunk c against: its output's,
   // but no more than the wave's chunk bound, which sizes its scratch (the
   // granule index above all). The walk can bound only a chunk's literals and
   // sequences by it, not its decoded size: a chunk of RLE blocks or long
   // matches may decode to more (when a caller's max_uncompressed_chunk_bytes
-  // is too small), and D1 would index granules past the chunk's own, in the
-  // next chunk's. C4 sends such a chunk to the one-warp kernel instead
+  // is too small), and literal copy would index granules past the chunk's own, in the
+  // next chunk's. Chunk verdict sends such a chunk to the one-warp kernel instead
   // (verdict()).
   __device__ __forceinline__ uint64_t checked_capacity(size_t c) const {
     const uint64_t capacity = bp.p.out_capacities[bp.first_chunk + c];
     return capacity < bp.max_chunk_bytes ? capacity : bp.max_chunk_bytes;
   }
 
-  // Phase A, one thread per chunk of the wave.
+  // The walk, one thread per chunk of the wave.
   __device__ __forceinline__ void walk(size_t c) {
     const size_t chunk = bp.first_chunk + c;
     const auto* in = static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]);
@@ -212,7 +213,7 @@ struct AgentBlockParallel {
   // The phases below run on listed blocks (walk() above): block k of a
   // block-parallel chunk c, compressed unless said otherwise.
 
-  // B1, one warp per listed compressed block.
+  // Table decoding, one warp per listed compressed block.
   __device__ __forceinline__ void tables(Workspace& ws, size_t c, uint32_t k) {
     BlockRecord* blocks = bp.chunk_blocks(c);
     BlockRecord& b = blocks[k];
@@ -229,8 +230,8 @@ struct AgentBlockParallel {
     }
   }
 
-  // After B1, one thread per chunk: its weight class (its sequences against
-  // the wave's mean: B1 counted them), and its blocks listed again in that
+  // After table decoding, one thread per chunk: its weight class (its sequences against
+  // the wave's mean: table decoding counted them), and its blocks listed again in that
   // class's params, light or heavy, as the walk lists them.
   __device__ __forceinline__ void classify(size_t c, const BlockParallelParams& light,
                                            const BlockParallelParams& heavy) {
@@ -253,10 +254,10 @@ struct AgentBlockParallel {
     list_blocks(c, plan.block_count, n, to);
   }
 
-  // B3's order where the wave's blocks average kOrderedSequences or more
+  // Sequence decoding's order where the wave's blocks average kOrderedSequences or more
   // (policy.cuh), in two passes of a thread per listed compressed block:
   // count each block's bucket (order_bucket: by its sequence count, which
-  // B1 read), then place it after every block of a longer bucket. B3's
+  // Table decoding read), then place it after every block of a longer bucket. Sequence decoding's
   // lanes (a warp's kLongSequenceBlocks blocks) then run chains of
   // similar length, the longest first: in list order a warp waited for
   // its longest lane, and the wave for its longest chains started last.
@@ -268,7 +269,7 @@ struct AgentBlockParallel {
     bp.order[bucket_starts[key] + atomicAdd(&bp.order_cursors[key], 1u)] = item;
   }
 
-  // B2, one thread per Huffman stream s of listed block `item`, with the
+  // Huffman decoding, one thread per Huffman stream s of listed block `item`, with the
   // block's table at `table` and kRingWords words for the stream at `ring`
   // (shared memory).
   __device__ __forceinline__ void literals_stream(uint32_t item, uint32_t s, const HuffmanEntry* table,
@@ -281,9 +282,9 @@ struct AgentBlockParallel {
                            bp.blocks[slot], s, bp.chunk_literals(c), reader);
   }
 
-  // B3, one thread per listed block, with the block's tables at `tables`,
+  // Sequence decoding, one thread per listed block, with the block's tables at `tables`,
   // the length codes at `codes` and kRingWords words for its bitstream at
-  // `ring` (shared memory); with `checkpoints`, C3's (as resolve_parts
+  // `ring` (shared memory); with `checkpoints`, offset resolution's (as resolve_parts
   // reads them: where the wave's blocks are in parts).
   template <class Tables>
   __device__ __forceinline__ void sequences(uint32_t item, const Tables& tables, const LengthCodeTables& codes,
@@ -297,17 +298,17 @@ struct AgentBlockParallel {
                            checkpoints ? bp.block_checkpoints(c, slot % bp.max_blocks) : nullptr);
   }
 
-  // C2, one warp per chunk.
+  // Block placement, one warp per chunk.
   __device__ __forceinline__ void place(ResolutionScratch& rs, size_t c) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || !bp.in_class(c)) return;
     place_blocks(WarpGroup{}, rs, plan, bp.chunk_frames(c), bp.chunk_blocks(c));
   }
 
-  // C3 of listed compressed block k of chunk c, by a group G: a warp, or
+  // Offset resolution of listed compressed block k of chunk c, by a group G: a warp, or
   // for long blocks the thread block (ThreadBlockGroup), each rank a run of
   // the sequences; rs sized for G. With kCheckpoints (long blocks), the
-  // runs start from B3's checkpoints.
+  // runs start from sequence decoding's checkpoints.
   template <class G, class Scratch, bool kCheckpoints = false>
   __device__ __forceinline__ void resolve(Scratch& rs, size_t c, uint32_t k) {
     BlockRecord& b = bp.chunk_blocks(c)[k];
@@ -315,9 +316,9 @@ struct AgentBlockParallel {
                   kCheckpoints ? bp.block_checkpoints(c, k) : nullptr);
   }
 
-  // C4, one thread per chunk. A chunk that does not fit its checked
+  // Chunk verdict, one thread per chunk. A chunk that does not fit its checked
   // capacity but may fit its output goes to the one-warp kernel, which
-  // decodes it whole (or finds its real error); phase D and finish() leave
+  // decodes it whole (or finds its real error); execution and finish() leave
   // it (no valid block, not block parallel).
   __device__ __forceinline__ void verdict(size_t c) {
     ChunkPlan& plan = bp.plans[c];
@@ -331,23 +332,23 @@ struct AgentBlockParallel {
     }
   }
 
-  __device__ __forceinline__ GranuleEntry* d1_granules(size_t c) const {
+  __device__ __forceinline__ GranuleEntry* literal_granules(size_t c) const {
     return index_granules ? bp.chunk_granules(c) : nullptr;
   }
 
-  // Phase D1, one warp per listed block (raw and RLE ones too): literals,
-  // raw and RLE blocks. This phase and D2 run only on the blocks C4 found
+  // Literal copy, one warp per listed block (raw and RLE ones too): literals,
+  // raw and RLE blocks. This phase and match copy run only on the blocks chunk verdict found
   // valid.
   __device__ __forceinline__ void write_literals(SequenceBatch& sb, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (k >= plan.valid_blocks) return;
     const size_t chunk = bp.first_chunk + c;
     write_block_literals(WarpGroup{}, sb, static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
-                         bp.chunk_literals(c), bp.chunk_triples(c), d1_granules(c),
+                         bp.chunk_literals(c), bp.chunk_triples(c), literal_granules(c),
                          static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 
-  // Phase D1 of listed compressed block `item` by the thread block's
+  // Literal copy of listed compressed block `item` by the thread block's
   // `parts` warps, this warp part `part` (decoder/block_execution.hpp's
   // write_block_literals_part), `sums` in shared memory. Every warp of the
   // thread block calls it together.
@@ -361,25 +362,25 @@ struct AgentBlockParallel {
     const size_t chunk = bp.first_chunk + c;
     write_block_literals_part(WarpGroup{}, sb, sums, part, parts, [] { __syncthreads(); },
                               static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c)[k],
-                              bp.chunk_literals(c), bp.chunk_triples(c), d1_granules(c),
+                              bp.chunk_literals(c), bp.chunk_triples(c), literal_granules(c),
                               static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 
-  // Phase D2a, after D1 of the whole wave: the match bytes read from
+  // Cross-block match copy, after literal copy of the whole wave: the match bytes read from
   // earlier blocks, for part `part` of `parts` of the sequences of listed
   // block `item`. The warps of the thread block take those sequences from
   // `counter` (shared memory; decoder/block_execution.hpp's tickets).
-  // With `runs` (not kWholeBlock), for D2b's runs of the block (execute_run),
-  // cut as D1 cuts its parts.
+  // With `runs` (not kWholeBlock), for in-block match copy's runs of the block (execute_run),
+  // cut as literal copy cuts its parts.
   __device__ __forceinline__ void copy_cross(uint32_t item, uint32_t part, uint32_t parts, uint32_t* counter,
-                                             uint32_t runs, const D2Stages& stages) {
+                                             uint32_t runs, const MatchStages& stages) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     const uint32_t k = slot % bp.max_blocks;
     const ChunkPlan& plan = bp.plans[c];
     if (k >= plan.valid_blocks) return;  // the whole thread block leaves
     const BlockRecord* blocks = bp.chunk_blocks(c);
-    if (stages.of(blocks[k]) != bp.d2_stage) return;
+    if (stages.of(blocks[k]) != bp.match_stage) return;
     const uint64_t count = blocks[k].sequence_count;
     const auto first = static_cast<uint32_t>(count * part / parts), end = static_cast<uint32_t>(count * (part + 1) / parts);
     if (first == end) return;
@@ -388,25 +389,25 @@ struct AgentBlockParallel {
     copy_cross_block_bytes(WarpGroup{}, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                            static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), WarpTickets{counter, end},
                            runs == kWholeBlock ? runs : part_sequences(static_cast<uint32_t>(count), runs),
-                           stages.floor(bp.d2_stage));
+                           stages.floor(bp.match_stage));
   }
 
-  // Phase D2b, one warp per listed compressed block of the launch's stage,
-  // after D2a: the matches within the block. No warp waits for another.
+  // In-block match copy, one warp per listed compressed block of the launch's stage,
+  // after cross-block match copy: the matches within the block. No warp waits for another.
   template <class Policy>
   __device__ __forceinline__ void execute(InBlockBatch& ib, size_t c, uint32_t k) {
     const ChunkPlan& plan = bp.plans[c];
     if (k >= plan.valid_blocks) return;
     const BlockRecord* blocks = bp.chunk_blocks(c);
-    const D2Stages stages = bp.d2_stages<Policy::kPartedSequences>();
-    if (stages.of(blocks[k]) != bp.d2_stage) return;
+    const MatchStages stages = bp.match_stages<Policy::kPartedSequences>();
+    if (stages.of(blocks[k]) != bp.match_stage) return;
     execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                              static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), 0, kWholeBlock,
-                             stages.floor(bp.d2_stage));
+                             stages.floor(bp.match_stage));
   }
 
-  // Phase D2 by chunk, one warp per chunk of the wave (of the class), after
-  // D1 of the whole wave: every match of the blocks C4 validated, in order
+  // Match copy by chunk, one warp per chunk of the wave (of the class), after
+  // Literal copy of the whole wave: every match of the blocks chunk verdict validated, in order
   // (decoder/block_execution.hpp's execute_chunk_matches).
   template <uint32_t N>
   __device__ __forceinline__ void execute_chunk(ChunkBatch<N>& cb, size_t c) {
@@ -416,8 +417,8 @@ struct AgentBlockParallel {
                           static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]));
   }
 
-  // Phases D1 and D2 by chunk in one pass, one warp per chunk of the wave
-  // (of the class), after phase C: the blocks C4 validated, in order, each
+  // Literal copy and match copy by chunk in one pass, one warp per chunk of the wave
+  // (of the class), after resolution: the blocks chunk verdict validated, in order, each
   // batch's literals then its matches (decoder/block_execution.hpp's
   // write_chunk_output).
   template <uint32_t N>
@@ -430,23 +431,23 @@ struct AgentBlockParallel {
                        static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
   }
 
-  // Phase D2b in runs: run `r` of `runs` of listed compressed block `item`,
-  // after D2a in the same runs. No warp waits for another.
+  // In-block match copy in runs: run `r` of `runs` of listed compressed block `item`,
+  // after cross-block match copy in the same runs. No warp waits for another.
   __device__ __forceinline__ void execute_run(InBlockBatch& ib, uint32_t item, uint32_t r, uint32_t runs,
-                                              const D2Stages& stages) {
+                                              const MatchStages& stages) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     const uint32_t k = slot % bp.max_blocks;
     if (k >= bp.plans[c].valid_blocks) return;
     const BlockRecord* blocks = bp.chunk_blocks(c);
-    if (stages.of(blocks[k]) != bp.d2_stage) return;
+    if (stages.of(blocks[k]) != bp.match_stage) return;
     const uint32_t run = part_sequences(blocks[k].sequence_count, runs);
     execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                              static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), r * run, (r + 1) * run,
-                             stages.floor(bp.d2_stage));
+                             stages.floor(bp.match_stage));
   }
 
-  // After phase D, one warp per chunk: the checksums and the chunk's status.
+  // After execution, one warp per chunk: the checksums and the chunk's status.
   __device__ __forceinline__ void finish(size_t c) {
     const ChunkPlan& plan = bp.plans[c];
     if (!plan.block_parallel || !bp.in_class(c)) return;

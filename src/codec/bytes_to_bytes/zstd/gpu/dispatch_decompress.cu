@@ -3,25 +3,25 @@
 //
 // Two paths (use_block_parallel() picks): one warp per chunk
 // (kernel_decompress.cuh), and block parallel (kernel_block_parallel.cuh):
-// per wave of chunks, walk (thread per chunk, listing the blocks) -> B1 tables (warp per
-// block) -> B3 sequences (thread per block; at level 19 longest chains
-// first) and B2 Huffman streams (thread
-// per stream), side by side in one launch (B3 also leaves each block's C1
-// summary) -> C2 placement (warp per chunk) -> C3 resolution (warp per block) -> C4 verdict (thread
-// per chunk) -> D1 literals (warp per block) -> D2a match bytes read from
-// earlier blocks, through their sequences (8 warps per block) -> D2b the
+// per wave of chunks, walk (thread per chunk, listing the blocks) -> table decoding (warp per
+// block) -> sequence decoding (thread per block; at level 19 longest chains
+// first) and Huffman decoding (thread
+// per stream), side by side in one launch (sequence decoding also leaves each block's block summary
+// summary) -> block placement (warp per chunk) -> offset resolution (warp per block) -> chunk verdict (thread
+// per chunk) -> literal copy (warp per block) -> cross-block match copy read from
+// earlier blocks, through their sequences (8 warps per block) -> in-block match copy the
 // other match bytes (warp per block; no warp ever waits for another; at
-// level 19 in chunks of 1 MiB and more, D2a and D2b in stages) ->
+// level 19 in chunks of 1 MiB and more, cross-block match copy and in-block match copy in stages) ->
 // checksums (warp per chunk), then the one-warp kernel
 // for the chunks the walk left to it (no block, or more records or scratch
 // than the wave has room for: statuses stay exact). Where a wave's blocks
-// are long (>= kPartedSequences on average: level 19), C3 takes a
-// thread block per block, B3 takes fewer lanes a warp, D1 its warps in
+// are long (>= kPartedSequences on average: level 19), offset resolution takes a
+// thread block per block, sequence decoding takes fewer lanes a warp, literal copy its warps in
 // parts, and where they are longer still (>= kRunsSequences) in chunks up
-// to kRunsMaxChunkBytes D2 cuts each block into runs, a warp each: every
+// to kRunsMaxChunkBytes match copy cuts each block into runs, a warp each: every
 // per-block phase otherwise lasts as long as the wave's longest block.
-// After B1 a wave's chunks split in two weight classes (light, heavy: their
-// sequences against the wave's mean), whose phases from B2/B3 on run on
+// After table decoding a wave's chunks split in two weight classes (light, heavy: their
+// sequences against the wave's mean), whose phases from Huffman decoding/sequence decoding on run on
 // the caller's stream and a second one, side by side. A batch of several
 // waves runs them on two lanes, each with half the temp and its own
 // streams, so that one wave's serial tail overlaps the next wave.
@@ -42,14 +42,14 @@ namespace zarrgpu::zstd::gpu {
 namespace {
 using Policy = DecompressPolicySm90;
 using BpPolicy = BlockParallelPolicySm90;
-// The entropy kernel's shared memory sets its thread blocks per SM: B2's
-// tables (34 KiB) or B3's long lanes' fat tables (37 KiB), 6 of either on
-// an SM of 228 KiB (1 KiB more a thread block for the driver); B3's packed
+// The entropy kernel's shared memory sets its thread blocks per SM: Huffman decoding's
+// tables (34 KiB) or sequence decoding's long lanes' fat tables (37 KiB), 6 of either on
+// an SM of 228 KiB (1 KiB more a thread block for the driver); sequence decoding's packed
 // lanes take as many as fit in that, not more.
 static_assert((sizeof(EntropyShared<BpPolicy>) + 1024) * 6 <= 228 * 1024,
               "the entropy kernel's shared memory leaves 6 thread blocks per SM");
 static_assert(sizeof(SequenceLanes<PackedSequenceTables, BpPolicy::kSequenceBlocks>) <= sizeof(StreamsShared<BpPolicy>),
-              "B3's packed lanes enlarge the entropy kernel's shared memory");
+              "sequence decoding's packed lanes enlarge the entropy kernel's shared memory");
 constexpr size_t kTempBytes = 256;  // the one-warp path's reservation; it uses none
 
 // Thread blocks of `threads` threads of kernel k that the current device
@@ -65,10 +65,10 @@ uint64_t resident_thread_blocks(Kernel k, int threads) {
   return uint64_t(sms) * uint64_t(per_sm);
 }
 
-// Listed blocks that B2 and B3 run in one round on the current device:
+// Listed blocks that Huffman decoding and sequence decoding run in one round on the current device:
 // entropy_kernel's resident thread blocks, each taking kStreamBlocks
-// blocks in B2's role or kSequenceBlocks (long blocks: kLongSequenceBlocks)
-// in B3's, the smallest. Both roles
+// blocks in Huffman decoding's role or kSequenceBlocks (long blocks: kLongSequenceBlocks)
+// in sequence decoding's, the smallest. Both roles
 // are latency-bound (each lane one long serial chain), so a wave of a few
 // more blocks than a round costs a whole second round; waves are sized in
 // whole rounds. (A round of both roles resident at once would halve the
@@ -205,20 +205,20 @@ const ClassStreams* class_streams(cudaStream_t caller, bool may_make = true) {
   return &cs;
 }
 
-// ZARRGPU_ZSTD_D2_STAGES=n: D2 in n stages (at most kMaxD2Stages), not by
+// ZARRGPU_ZSTD_MATCH_STAGES=n: match copy in n stages (at most kMaxMatchStages), not by
 // the policy's rule, for comparisons.
-uint32_t fixed_d2_stages() {
-  const char* env = std::getenv("ZARRGPU_ZSTD_D2_STAGES");
+uint32_t fixed_match_stages() {
+  const char* env = std::getenv("ZARRGPU_ZSTD_MATCH_STAGES");
   return env == nullptr ? 0u : static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
 }
 
-// ZARRGPU_ZSTD_D2_BY_CHUNK=1|0: D2 by chunk or by block, not by the
+// ZARRGPU_ZSTD_MATCHES_BY_CHUNK=1|0: match copy by chunk or by block, not by the
 // policy's rule, for comparisons.
-D2Mode requested_d2_mode(D2Mode option) {
-  if (option != D2Mode::automatic) return option;
-  const char* env = std::getenv("ZARRGPU_ZSTD_D2_BY_CHUNK");
-  if (env == nullptr) return D2Mode::automatic;
-  return std::strcmp(env, "1") == 0 ? D2Mode::by_chunk : std::strcmp(env, "0") == 0 ? D2Mode::by_block : D2Mode::automatic;
+MatchMode requested_match_mode(MatchMode option) {
+  if (option != MatchMode::automatic) return option;
+  const char* env = std::getenv("ZARRGPU_ZSTD_MATCHES_BY_CHUNK");
+  if (env == nullptr) return MatchMode::automatic;
+  return std::strcmp(env, "1") == 0 ? MatchMode::by_chunk : std::strcmp(env, "0") == 0 ? MatchMode::by_block : MatchMode::automatic;
 }
 
 // ZARRGPU_ZSTD_CLASSES=1: one class (no second stream), for comparisons.
@@ -249,27 +249,29 @@ void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
   bp.order_cursors = bp.order_counts + kOrderBuckets;
 }
 
-// Grids of the phases after B1 that depend on the device, not on the wave.
+// Grids of the phases after table decoding that depend on the device, not on the wave.
 struct PhaseGrids {
   uint64_t cross_resident, literals_resident, execute_resident, resolve_resident;
-  uint64_t chunks_resident;  // D2 by chunk's with small batches (the fewer of its two kernels')
+  uint64_t chunks_resident;  // Match copy by chunk's with small batches (the fewer of its two kernels')
 };
 
-// The phases after B1 (B2/B3 to the checksums) of bp's blocks on stream s:
+// The phases after table decoding (Huffman decoding/sequence decoding to the checksums) of bp's
+// blocks on stream s:
 // a whole wave, or one weight class of it.
 Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, cudaStream_t s) {
   const uint32_t warps = BpPolicy::kWarpsPerBlock, part_threads = BpPolicy::kPartWarps * 32;
   const uint64_t n = bp.wave_chunks, slots = n * bp.max_blocks;
-  // D2a: parts of the listed blocks from a queue, at most a thread block per part of a slot.
+  // Cross-block match copy: parts of the listed blocks from a queue, at most a thread block per
+  // part of a slot.
   const uint64_t cross = queue_grid(slots * BpPolicy::kCrossParts, g.cross_resident);
   // Thread blocks for both roles over the wave's block slots (the list is shorter).
-  const uint64_t b2 = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
-  const uint64_t b3 = (slots + BpPolicy::kLongSequenceBlocks - 1) / BpPolicy::kLongSequenceBlocks;
-  // B3's order of the listed blocks, longest chains first.
+  const uint64_t stream_grid = (slots + BpPolicy::kStreamBlocks - 1) / BpPolicy::kStreamBlocks;
+  const uint64_t sequence_grid = (slots + BpPolicy::kLongSequenceBlocks - 1) / BpPolicy::kLongSequenceBlocks;
+  // Sequence decoding's order of the listed blocks, longest chains first.
   const uint32_t walk = BpPolicy::kWalkThreads;
   Result r = launch_bp(count_order_kernel<BpPolicy>, slots, walk, walk, bp, s);
   if (r == kSuccess) r = launch_bp(place_order_kernel<BpPolicy>, slots, walk, walk, bp, s);
-  if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, b2 + b3, 32, s, bp);
+  if (r == kSuccess) r = launch(entropy_kernel<BpPolicy>, stream_grid + sequence_grid, 32, s, bp);
   if (r == kSuccess) r = launch_bp(place_kernel<BpPolicy>, n, warps, BpPolicy::kThreads, bp, s);
   if (r == kSuccess) r = launch_bp(resolve_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, bp, s);
   if (r == kSuccess) {
@@ -280,11 +282,11 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
   if (r == kSuccess) {
     r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, g.literals_resident), part_threads, s, bp);
   }
-  // D2 stage by stage (the kernels of a stage past the wave's count leave
-  // at once); D2a's queue and D2b's (in runs) anew for each.
-  for (uint32_t stage = 0; r == kSuccess && stage < bp.d2_stages_max; ++stage) {
+  // Match copy stage by stage (the kernels of a stage past the wave's count leave
+  // at once); cross-block match copy's queue and in-block match copy's (in runs) anew for each.
+  for (uint32_t stage = 0; r == kSuccess && stage < bp.match_stages_max; ++stage) {
     BlockParallelParams st = bp;
-    st.d2_stage = stage;
+    st.match_stage = stage;
     if (stage > 0) {
       r = static_cast<Result>(cudaMemsetAsync(bp.cross_queue, 0, sizeof(*bp.cross_queue), s));
       if (r == kSuccess) r = static_cast<Result>(cudaMemsetAsync(bp.execute_queue, 0, sizeof(*bp.execute_queue), s));
@@ -295,8 +297,8 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
       r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, st);
     }
   }
-  // D2 by chunk after D1, or with D1 in its pass (kernel_block_parallel.cuh's
-  // d1_in_d2: the device's choice); batches by the chunk bound; with the
+  // Match copy by chunk after literal copy, or with literal copy in its pass (kernel_block_parallel.cuh's
+  // literals_with_matches: the device's choice); batches by the chunk bound; with the
   // small ones each warp takes the wave's chunks from a queue (at most the
   // thread blocks the device holds, twice), else a warp per chunk
   // (for_each_chunk).
@@ -377,10 +379,10 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     return launch(decompress_kernel<Policy>, (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock,
                   Policy::kThreads, s, params);
   }
-  // Weight classes: the phases after B1 of the light chunks (as many
+  // Weight classes: the phases after table decoding of the light chunks (as many
   // sequences as the wave's mean or fewer) and of the heavy ones on two
   // streams: the light chunks' later phases run while the heavy chunks'
-  // B3, the wave's longest chains, still decodes (level 19: 7,300
+  // Sequence decoding, the wave's longest chains, still decodes (level 19: 7,300
   // sequences a 64 KiB chunk at the median, 16,000 at most). Decoding the
   // classes as separate calls on two streams promised level 19 64 KiB
   // +7.7%, level 9 64 and 256 KiB +12%, level 3 1 MiB +11%
@@ -390,16 +392,16 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   const ClassStreams* cs = options.weight_classes && classes_requested() ? class_streams(s) : nullptr;
   // Lanes of waves. A batch that needs several waves runs them on two
   // lanes, each with half the temp and a stream of its own (the caller's,
-  // and the class streams' lane), so that one wave's serial tail (D2 by
+  // and the class streams' lane), so that one wave's serial tail (match copy by
   // chunk: a warp per chunk, one chain of batches each, few warps an SM)
   // runs beside the next wave's wide phases instead of before them: 2 GiB
   // rows (8 GiB temp: 2 waves on one lane, 3-4 on two), two lanes against
   // one (ab_many.sh, H100, 2026-11-25 14:40 UTC): level 19 +2.9 / +4.4 /
   // +2.2%, level 9 +4.1 / +2.2 / +1.6% at 64 / 256 / 1024 KiB. Less than
-  // hoped at 1 MiB, where a wave's D2 chain was modelled as half its time:
+  // hoped at 1 MiB, where a wave's match copy chain was modelled as half its time:
   // the wide phases of two waves compete for the SMs as well. Only where
-  // D2 may run by chunk (chunk bound up to kChunkD2MaxChunkBytes), the tail
-  // it was made for: at 4 MiB (D2 by block, in stages) two lanes gained
+  // Match copy may run by chunk (chunk bound up to kMatchesByChunkMaxChunkBytes), the tail
+  // it was made for: at 4 MiB (match copy by block, in stages) two lanes gained
   // level 1 9.0% and level 3 3.5% but lost level 9 1.5% and level 19 9.4%
   // (2 GiB rows, H100, 2026-11-25 16:48 UTC), and the host, which picks
   // the lanes, cannot tell those levels apart. Since waves of chunks over
@@ -407,13 +409,13 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // wave, one tail, beat two lanes of 8 GiB waves by 25% at level 19, 1 MiB),
   // the bench's 2 GiB batches of such chunks are one wave, and lanes
   // serve larger batches and smaller temps.
-  // Several waves are cut in whole B2/B3 rounds where they can be
+  // Several waves are cut in whole Huffman decoding/sequence decoding rounds where they can be
   // (wave_layout.hpp's plan_waves).
-  // The chunk bound up to which D2 may run by chunk (kernel_block_parallel.cuh's d2_by_chunk).
-  const bool chunk_d2_bound = layout.max_chunk_bytes <= BpPolicy::kChunkD2MaxChunkBytes;
+  // The chunk bound up to which match copy may run by chunk (kernel_block_parallel.cuh's matches_by_chunk).
+  const bool matches_by_chunk_bound = layout.max_chunk_bytes <= BpPolicy::kMatchesByChunkMaxChunkBytes;
   const uint64_t round = room < num_chunks ? entropy_round_blocks() : 0;
   const WavePlan plan =
-      plan_waves(layout, temp_bytes, num_chunks, round, cs != nullptr && wave_lanes_requested() && chunk_d2_bound);
+      plan_waves(layout, temp_bytes, num_chunks, round, cs != nullptr && wave_lanes_requested() && matches_by_chunk_bound);
   const uint64_t wave = plan.wave;
   const uint32_t lanes = plan.lanes;
   if (room < num_chunks && trace_requested()) {
@@ -429,26 +431,26 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.max_frames = layout.max_frames;
   bp.max_blocks = layout.max_blocks;
   bp.weight_class = kEveryClass;
-  // D2's stages (agent_block_parallel.cuh): launches for one a
-  // kD2StageBytes of a chunk, at most kD2Stages, or for the count fixed.
-  bp.d2_warps = static_cast<uint32_t>(resident_thread_blocks(execute_kernel<BpPolicy>, BpPolicy::kThreads) *
+  // Match copy's stages (agent_block_parallel.cuh): launches for one a
+  // kMatchStageBytes of a chunk, at most kMatchStages, or for the count fixed.
+  bp.match_warps = static_cast<uint32_t>(resident_thread_blocks(execute_kernel<BpPolicy>, BpPolicy::kThreads) *
                                       BpPolicy::kWarpsPerBlock);
-  const uint64_t per_size = (layout.max_chunk_bytes + BpPolicy::kD2StageBytes - 1) / BpPolicy::kD2StageBytes;
-  bp.d2_stages_fixed = options.d2_stages != 0 ? options.d2_stages : fixed_d2_stages();
-  const uint64_t launches = bp.d2_stages_fixed != 0 ? bp.d2_stages_fixed
-                            : per_size < BpPolicy::kD2Stages ? per_size
-                                                             : BpPolicy::kD2Stages;
-  bp.d2_stages_max = static_cast<uint32_t>(launches == 0                        ? 1
-                                           : launches < BpPolicy::kMaxD2Stages ? launches
-                                                                               : BpPolicy::kMaxD2Stages);
-  bp.d2_stage = 0;
-  bp.d2_mode = requested_d2_mode(options.d2_mode);
-  // Whether every wave's D2 runs by chunk (kernel_block_parallel.cuh's
-  // d2_by_chunk): then D1 builds no granule index and nothing zeroes it.
+  const uint64_t per_size = (layout.max_chunk_bytes + BpPolicy::kMatchStageBytes - 1) / BpPolicy::kMatchStageBytes;
+  bp.match_stages_fixed = options.match_stages != 0 ? options.match_stages : fixed_match_stages();
+  const uint64_t launches = bp.match_stages_fixed != 0 ? bp.match_stages_fixed
+                            : per_size < BpPolicy::kMatchStages ? per_size
+                                                             : BpPolicy::kMatchStages;
+  bp.match_stages_max = static_cast<uint32_t>(launches == 0                        ? 1
+                                           : launches < BpPolicy::kMaxMatchStages ? launches
+                                                                               : BpPolicy::kMaxMatchStages);
+  bp.match_stage = 0;
+  bp.match_mode = requested_match_mode(options.match_mode);
+  // Whether every wave's match copy runs by chunk (kernel_block_parallel.cuh's
+  // matches_by_chunk): then literal copy builds no granule index and nothing zeroes it.
   // The device's rule also weighs the wave's sequences a block, by a
   // threshold of 0: the chunk bound alone decides, and the host knows it.
-  static_assert(BpPolicy::kChunkD2Sequences == 0, "the host decides D2 by chunk from the chunk bound alone");
-  const bool by_chunk = bp.d2_mode == D2Mode::by_chunk || (bp.d2_mode == D2Mode::automatic && chunk_d2_bound);
+  static_assert(BpPolicy::kMatchesByChunkSequences == 0, "the host decides match copy by chunk from the chunk bound alone");
+  const bool by_chunk = bp.match_mode == MatchMode::by_chunk || (bp.match_mode == MatchMode::automatic && matches_by_chunk_bound);
   bp.p = params;
   const uint32_t warps = BpPolicy::kWarpsPerBlock, walk = BpPolicy::kWalkThreads;
   const uint32_t part_threads = BpPolicy::kPartWarps * 32;
@@ -531,8 +533,8 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     for (BlockParallelParams& c : l.by_class) c.first_chunk = first, c.wave_chunks = n;
     const uint64_t slots = uint64_t{n} * bp.max_blocks;
     r = static_cast<Result>(cudaMemsetAsync(l.counters, 0, WaveLayout::kCounterBytes, ls));
-    // D1 sets the bits of the granule index's match ends (block_execution.hpp),
-    // for D2a's walks: none where D2 runs by chunk.
+    // Literal copy sets the bits of the granule index's match ends (block_execution.hpp),
+    // for cross-block match copy's walks: none where match copy runs by chunk.
     if (r == kSuccess && !by_chunk) {
       r = static_cast<Result>(
           cudaMemsetAsync(l.bp.granules, 0, n * layout.granules_per_chunk() * sizeof(GranuleEntry), ls));

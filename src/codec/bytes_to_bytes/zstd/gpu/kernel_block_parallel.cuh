@@ -20,7 +20,7 @@ __device__ __forceinline__ void run_per_chunk(const BlockParallelParams& bp, con
 // leave whole, and as the list is packed, so do whole thread blocks. (A
 // warp per slot left a 256 KiB chunk's 16 slots to 14 empty warps spread
 // over the thread blocks that did the work, holding their shared memory.)
-// With `ordered`, the compressed blocks in B3's order (longest first).
+// With `ordered`, the compressed blocks in sequence decoding's order (longest first).
 template <class Policy, class Scratch, void (AgentBlockParallel::*Phase)(Scratch&, size_t, uint32_t),
           bool kPlain = false>
 __device__ __forceinline__ void run_per_listed_block(const BlockParallelParams& bp, bool ordered = false,
@@ -36,23 +36,24 @@ __device__ __forceinline__ void run_per_listed_block(const BlockParallelParams& 
   (AgentBlockParallel{bp, index_granules}.*Phase)(scratch[warp], slot / bp.max_blocks, slot % bp.max_blocks);
 }
 
-// D2 by chunk (AgentBlockParallel::execute_chunk): a warp per chunk of the
-// wave, in place of D2a and D2b by block, which leave at once then; D1
-// then builds no granule index (only D2a's walks read it).
+// Match copy by chunk (AgentBlockParallel::execute_chunk): a warp per chunk of the
+// wave, in place of cross-block match copy and in-block match copy by block, which leave at once
+// then; literal copy
+// then builds no granule index (only cross-block match copy's walks read it).
 template <class Policy>
-__device__ __forceinline__ bool d2_by_chunk(const BlockParallelParams& bp) {
-  return bp.d2_by_chunk<Policy::kChunkD2Sequences, Policy::kChunkD2MaxChunkBytes>();
+__device__ __forceinline__ bool matches_by_chunk(const BlockParallelParams& bp) {
+  return bp.matches_by_chunk<Policy::kMatchesByChunkSequences, Policy::kMatchesByChunkMaxChunkBytes>();
 }
 
-// D1 in D2 by chunk's pass (AgentBlockParallel::write_chunk), and no D1
-// launch does anything: where D2 runs by chunk and the blocks are long (D1
-// would run in parts), in chunks up to Policy::kD1InD2MaxChunkBytes, or
-// larger where the literal runs are short (Policy::kD1InD2Literals) as well
+// Literal copy in match copy by chunk's pass (AgentBlockParallel::write_chunk), and no literal copy
+// launch does anything: where match copy runs by chunk and the blocks are long (literal copy
+// would run in parts), in chunks up to Policy::kLiteralsWithMatchesMaxChunkBytes, or
+// larger where the literal runs are short (Policy::kLiteralsWithMatchesRunBytes) as well
 // (policy.cuh says how each fared).
 template <class Policy>
-__device__ __forceinline__ bool d1_in_d2(const BlockParallelParams& bp) {
-  return d2_by_chunk<Policy>(bp) && bp.blocks_in_parts<Policy::kPartedSequences>() &&
-         (bp.max_chunk_bytes <= Policy::kD1InD2MaxChunkBytes || bp.short_literal_runs<Policy::kD1InD2Literals>());
+__device__ __forceinline__ bool literals_with_matches(const BlockParallelParams& bp) {
+  return matches_by_chunk<Policy>(bp) && bp.blocks_in_parts<Policy::kPartedSequences>() &&
+         (bp.max_chunk_bytes <= Policy::kLiteralsWithMatchesMaxChunkBytes || bp.short_literal_runs<Policy::kLiteralsWithMatchesRunBytes>());
 }
 
 // The thread block takes units [0, units) one at a time from `queue` (a
@@ -91,20 +92,20 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) walk_kernel(BlockParalle
   run_per_chunk<Policy, &AgentBlockParallel::walk>(bp);
 }
 
-// After B1: each chunk's weight class and its blocks listed in it.
+// After table decoding: each chunk's weight class and its blocks listed in it.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kWalkThreads)
     classify_kernel(BlockParallelParams bp, BlockParallelParams light, BlockParallelParams heavy) {
   run_per_chunk<Policy, &AgentBlockParallel::classify>(bp, light, heavy);
 }
 
-// B1: a warp per listed compressed block, building tables in a shared Workspace.
+// Table decoding: a warp per listed compressed block, building tables in a shared Workspace.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kMinBlocksPerSm) tables_kernel(BlockParallelParams bp) {
   run_per_listed_block<Policy, Workspace, &AgentBlockParallel::tables>(bp);
 }
 
-// B3's order (AgentBlockParallel::count_order, place_order): a thread per
+// Sequence decoding's order (AgentBlockParallel::count_order, place_order): a thread per
 // slot of the wave, those past the list leave.
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kWalkThreads) count_order_kernel(BlockParallelParams bp) {
@@ -132,10 +133,10 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) place_order_kernel(Block
   if (i < *bp.item_count) AgentBlockParallel{bp}.place_order(static_cast<uint32_t>(i), starts);
 }
 
-// Phase B2 and B3 in one launch (entropy_kernel below): each thread block
-// of 32 threads takes one role over the list of blocks B1 left.
+// Huffman decoding and sequence decoding in one launch (entropy_kernel below): each thread block
+// of 32 threads takes one role over the list of blocks table decoding left.
 //
-// B2: kStreamBlocks listed blocks, a lane per Huffman stream (4 per
+// Huffman decoding: kStreamBlocks listed blocks, a lane per Huffman stream (4 per
 // block). The blocks' tables are copied to shared memory first: each lane
 // then looks up its own table at shared-memory latency.
 template <class Policy>
@@ -166,7 +167,7 @@ __device__ __forceinline__ void literals_streams_role(const BlockParallelParams&
   if (j < n) AgentBlockParallel{bp}.literals_stream(first + j, lane % 4, sh.table[j], sh.ring[lane]);
 }
 
-// B3: a lane per listed block, kSequenceBlocks of them per thread block
+// Sequence decoding: a lane per listed block, kSequenceBlocks of them per thread block
 // (kLongSequenceBlocks where the wave's blocks are long; the other lanes
 // help copy), with their FSE tables copied to shared memory first (from
 // global memory every lookup of the serial chain risked an L1 miss):
@@ -177,7 +178,7 @@ __device__ __forceinline__ void literals_streams_role(const BlockParallelParams&
 // calls): level 19 +3.9 / +3.4 / +2.7% and +4.4 / +7.3 / +1.8% at 64 /
 // 256 / 1024 KiB; levels 1 and 9 within the calls' spread (-3.4..+6.6%,
 // level 9 256 KiB -3.4% in one call, +1.5% in the other). With 7 fat
-// lanes in B2's union instead of 8 in a larger one, level 19 64 KiB gained
+// lanes in Huffman decoding's union instead of 8 in a larger one, level 19 64 KiB gained
 // only -1.2..+1.1%.
 template <class Tables, uint32_t kLanes>
 struct SequenceLanes {
@@ -192,12 +193,12 @@ struct SequencesShared {
     SequenceLanes<FatSequenceTables, Policy::kLongSequenceBlocks> fat;
   };
   // Not first: at shared address 0 the compiler could not rule out a null
-  // pointer to it, and tested for one in every sequence of B3.
+  // pointer to it, and tested for one in every sequence of sequence decoding.
   LengthCodeTables codes;
 };
 
 // `lanes` listed blocks from `first`, lane j's tables at l.tables[j].
-// With `ordered`, entries [first, first + lanes) of B3's order (longest
+// With `ordered`, entries [first, first + lanes) of sequence decoding's order (longest
 // chains first), else of the list.
 template <bool kCheckpoints, class Tables, uint32_t kLanes, class... Codes>
 __device__ __forceinline__ void sequence_lanes(const BlockParallelParams& bp, uint32_t first, uint32_t lanes,
@@ -228,26 +229,27 @@ __device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, ui
   const bool ordered = bp.blocks_in_parts<Policy::kOrderedSequences>();
   if (long_blocks) {
     __syncwarp();  // the fat entries take their extra bits from the code tables
-    // Long blocks: C3 runs in parts (resolve_parts_kernel, by the same
-    // rule on the same counters), from the checkpoints B3 leaves.
+    // Long blocks: offset resolution runs in parts (resolve_parts_kernel, by the same
+    // rule on the same counters), from the checkpoints sequence decoding leaves.
     sequence_lanes<true>(bp, first, lanes, ordered, sh.fat, sh.codes, sh.codes);
   } else {
     sequence_lanes<false>(bp, first, lanes, ordered, sh.packed, sh.codes);
   }
 }
 
-// B2 and B3 are independent (both read B1's records; B2 writes literals,
-// B3 triples), a lane per stream or block, each a long serial chain whose
-// lengths differ from lane to lane. As two kernels, B3 started when B2's
+// Huffman decoding and sequence decoding are independent (both read table decoding's records;
+// Huffman decoding writes literals,
+// Sequence decoding triples), a lane per stream or block, each a long serial chain whose
+// lengths differ from lane to lane. As two kernels, sequence decoding started when Huffman decoding's
 // slowest lane ended, and a wave smaller than a round left SMs idle twice
 // (2-4 warps per SM each, ncu, 256 KiB chunks at level 9, H200). Here the
 // thread blocks of one launch take either role over one shared-memory
-// union: the first thread blocks B3's on the wave's listed blocks, the next
-// ones B2's, the rest (past the list) none. Where a wave has more thread
-// blocks than the device holds, B2's last ones start as the first finish.
-// B3 first against B2 first (ab_many.sh, H200, 2026-11-22): level 19 +3..5%
-// at 64 KiB-1 MiB (its chains are B3's: 7,500 sequences a 64 KiB chunk),
-// level 9 +3..7%, level 1 +0..2%. Longest chains first by a rule (B1
+// union: the first thread blocks sequence decoding's on the wave's listed blocks, the next
+// ones Huffman decoding's, the rest (past the list) none. Where a wave has more thread
+// blocks than the device holds, Huffman decoding's last ones start as the first finish.
+// Sequence decoding first against Huffman decoding first (ab_many.sh, H200, 2026-11-22): level 19 +3..5%
+// at 64 KiB-1 MiB (its chains are sequence decoding's: 7,500 sequences a 64 KiB chunk),
+// level 9 +3..7%, level 1 +0..2%. Longest chains first by a rule (table decoding
 // summing the wave's sequences and Huffman literals) lost level 9's gain.
 template <class Policy>
 union EntropyShared {
@@ -267,16 +269,16 @@ __global__ void __launch_bounds__(32) entropy_kernel(BlockParallelParams bp) {
   else if (blockIdx.x - sequences < streams) literals_streams_role<Policy>(bp, blockIdx.x - sequences, sh.streams);
 }
 
-// Phase C has no C1 kernel: B3 leaves each block's summary
+// Resolution has no block summary kernel: sequence decoding leaves each block's summary
 // (block_sections.hpp's decode_block_sequences).
 //
-// C3 where the wave's blocks are long (as D1 in parts): a thread block per
+// Offset resolution where the wave's blocks are long (as literal copy in parts): a thread block per
 // listed block, its kPartWarps x 32 threads one group, each a run of the
 // sequences (a warp's 32 runs of a level-19 block were ~490 sequences
 // each). The grid strides over the listed blocks: at most twice the thread
 // blocks the device holds, not one per block slot (a thread block per
-// slot, most leaving at once, cost level 9 at 64 KiB 1.8% for C1 and C3,
-// when C1 had kernels of its own).
+// slot, most leaving at once, cost level 9 at 64 KiB 1.8% for block summary and offset resolution,
+// when block summary had kernels of its own).
 template <class Policy>
 using ThreadBlockScratch = BasicResolutionScratch<Policy::kPartWarps * 32>;
 
@@ -290,7 +292,7 @@ __device__ __forceinline__ void run_per_listed_block_by_thread_block(const Block
   }
 }
 
-// C2: a warp per chunk, scanning its blocks (one thread looping over a
+// Block placement: a warp per chunk, scanning its blocks (one thread looping over a
 // 16.6 MB frame's 127 blocks took 0.2 ms a wave whatever the wave's size;
 // a warp takes 15 us, H200).
 template <class Policy>
@@ -319,12 +321,12 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockPara
   run_per_chunk<Policy, &AgentBlockParallel::verdict>(bp);
 }
 
-// Phase D: each warp holds a SequenceBatch of shared memory (not a whole
+// Execution: each warp holds a SequenceBatch of shared memory (not a whole
 // Workspace): more warps per SM than the table-building kernels.
 //
-// D1 runs as one of two kernels, both launched, the other leaving at once:
+// Literal copy runs as one of two kernels, both launched, the other leaving at once:
 // literals_kernel, a warp per listed block; or, when the wave's compressed
-// blocks average Policy::kPartedSequences sequences or more (B1 counts
+// blocks average Policy::kPartedSequences sequences or more (table decoding counts
 // them), literals_parts_kernel, where a thread block's warps share each
 // compressed block, a part of its sequences each (a warp ran a level-19
 // block's ~500 batches one after the other). Every block in parts lost
@@ -335,7 +337,7 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) literals_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
   run_per_listed_block<Policy, SequenceBatch, &AgentBlockParallel::write_literals, true>(bp, false,
-                                                                                     !d2_by_chunk<Policy>(bp));
+                                                                                     !matches_by_chunk<Policy>(bp));
 }
 
 // The thread blocks take units from a queue: a listed compressed block in
@@ -344,12 +346,12 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
     literals_parts_kernel(BlockParallelParams bp) {
   constexpr uint32_t kWarps = Policy::kPartWarps;
-  if (!bp.blocks_in_parts<Policy::kPartedSequences>() || d1_in_d2<Policy>(bp)) return;
+  if (!bp.blocks_in_parts<Policy::kPartedSequences>() || literals_with_matches<Policy>(bp)) return;
   __shared__ SequenceBatch batch[kWarps];
   __shared__ SequenceLengths sums[kWarps];
   const uint32_t warp = threadIdx.x >> 5;
   const uint32_t count = *bp.item_count, plain = *bp.plain_count;
-  AgentBlockParallel agent{bp, !d2_by_chunk<Policy>(bp)};
+  AgentBlockParallel agent{bp, !matches_by_chunk<Policy>(bp)};
   for_each_queued(bp.literals_queue, count + (plain + kWarps - 1) / kWarps, [&](uint32_t u) {
     if (u < count) {
       agent.write_literals_part(batch[warp], sums, u, warp, kWarps);
@@ -363,7 +365,7 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
   });
 }
 
-// Phase D2a: kCrossParts thread blocks of kCrossWarps warps per listed
+// Cross-block match copy: kCrossParts thread blocks of kCrossWarps warps per listed
 // compressed block, each on a share of its sequences. How many bytes a
 // block reads from earlier blocks, and how far back each walk goes, varies
 // a lot between blocks and between sequences; many warps per block, taking
@@ -380,11 +382,11 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockParallelParams bp) {
   __shared__ uint32_t next_sequence;
   constexpr uint32_t kParts = Policy::kCrossParts;
-  // D2b's runs of a block (execute_runs_kernel), or the whole block.
+  // In-block match copy's runs of a block (execute_runs_kernel), or the whole block.
   const uint32_t runs = bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()
                             ? Policy::kPartWarps : kWholeBlock;
-  const D2Stages stages = bp.d2_stages<Policy::kPartedSequences>();
-  if (bp.d2_stage >= stages.count || d2_by_chunk<Policy>(bp)) return;
+  const MatchStages stages = bp.match_stages<Policy::kPartedSequences>();
+  if (bp.match_stage >= stages.count || matches_by_chunk<Policy>(bp)) return;
   for_each_queued(bp.cross_queue, static_cast<unsigned long long>(*bp.item_count) * kParts,
                   [&](unsigned long long w) {
                     AgentBlockParallel{bp}.copy_cross(static_cast<uint32_t>(w / kParts),
@@ -393,20 +395,20 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
                   });
 }
 
-// Phase D2b, as D1 (literals_kernel): a warp per listed compressed block
-// (where B3 takes them longest first, in that order: each stage's D2b
+// In-block match copy, as literal copy (literals_kernel): a warp per listed compressed block
+// (where sequence decoding takes them longest first, in that order: each stage's in-block match copy
 // waits for its longest block, level 19 +5.8 / +5.7 / +0.7% at 256 KiB /
-// 1 MiB / 4 MiB; D1's parts in that order too moved nothing beyond it,
+// 1 MiB / 4 MiB; literal copy's parts in that order too moved nothing beyond it,
 // +0.7 / -0.6 / -1.0%: ab_many.sh, 1 GiB rows, H200, 2026-11-23 09:39 UTC);
 // or, when the wave's blocks average Policy::kRunsSequences sequences or
 // more and chunks are at most Policy::kRunsMaxChunkBytes,
 // execute_runs_kernel, where a thread block takes a listed block from
-// a queue and each of its warps one run of the block's sequences (D2a
+// a queue and each of its warps one run of the block's sequences (cross-block match copy
 // wrote the match bytes that read before their run).
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
-  if (bp.d2_stage >= bp.d2_stages<Policy::kPartedSequences>().count || d2_by_chunk<Policy>(bp)) return;
+  if (bp.match_stage >= bp.match_stages<Policy::kPartedSequences>().count || matches_by_chunk<Policy>(bp)) return;
   run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute<Policy>>(
       bp, bp.blocks_in_parts<Policy::kOrderedSequences>());
 }
@@ -415,18 +417,18 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
     execute_runs_kernel(BlockParallelParams bp) {
   if (!bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
-  const D2Stages stages = bp.d2_stages<Policy::kPartedSequences>();
-  if (bp.d2_stage >= stages.count || d2_by_chunk<Policy>(bp)) return;
+  const MatchStages stages = bp.match_stages<Policy::kPartedSequences>();
+  if (bp.match_stage >= stages.count || matches_by_chunk<Policy>(bp)) return;
   __shared__ InBlockBatch batch[Policy::kPartWarps];
   for_each_queued(bp.execute_queue, *bp.item_count, [&](uint32_t u) {
     AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps, stages);
   });
 }
 
-// D2 by chunk, with batches of N sequences (Policy::kChunkBatchSequences,
+// Match copy by chunk, with batches of N sequences (Policy::kChunkBatchSequences,
 // or kSmallChunkBatchSequences for chunk bounds up to
-// kSmallChunkBatchMaxChunkBytes): after D1 (execute_chunks_kernel), or
-// with D1 in its pass (write_chunks_kernel, where d1_in_d2()); the host
+// kSmallChunkBatchMaxChunkBytes): after literal copy (execute_chunks_kernel), or
+// with literal copy in its pass (write_chunks_kernel, where literals_with_matches()); the host
 // launches both for its N, and the one whose wave it is not leaves at once.
 // A kernel for each N, so that batches of one sequence a lane take no
 // registers for two.
@@ -457,14 +459,14 @@ __device__ __forceinline__ void for_each_chunk(const BlockParallelParams& bp, Ch
 
 template <class Policy, uint32_t N>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_chunks_kernel(BlockParallelParams bp) {
-  if (!d2_by_chunk<Policy>(bp) || d1_in_d2<Policy>(bp)) return;
+  if (!matches_by_chunk<Policy>(bp) || literals_with_matches<Policy>(bp)) return;
   __shared__ ChunkBatch<N> batch[Policy::kWarpsPerBlock];
   for_each_chunk<Policy, N>(bp, batch, [](AgentBlockParallel& a, ChunkBatch<N>& b, size_t c) { a.execute_chunk(b, c); });
 }
 
 template <class Policy, uint32_t N>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kChunkMinBlocksPerSm) write_chunks_kernel(BlockParallelParams bp) {
-  if (!d1_in_d2<Policy>(bp)) return;
+  if (!literals_with_matches<Policy>(bp)) return;
   __shared__ ChunkBatch<N> batch[Policy::kWarpsPerBlock];
   for_each_chunk<Policy, N>(bp, batch, [](AgentBlockParallel& a, ChunkBatch<N>& b, size_t c) { a.write_chunk(b, c); });
 }

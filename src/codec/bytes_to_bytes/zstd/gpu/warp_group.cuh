@@ -33,7 +33,7 @@ struct WarpGroup {
 };
 
 // A thread block of kThreads as one group, for the phases whose group
-// only syncs and ranks (phase C's scans: sequence_resolution.hpp).
+// only syncs and ranks (resolution's scans: sequence_resolution.hpp).
 template <uint32_t kThreads>
 struct ThreadBlockGroup {
   static constexpr uint32_t kSize = kThreads;

@@ -36,19 +36,19 @@ struct WaveLayout {
   uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes); }
   uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(GranuleEntry)); }
   uint64_t entropy(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockEntropy)); }
-  // B3's checkpoints for C3 (a 32-byte entry per 32 sequences: ~0.33 bytes
+  // Sequence decoding's checkpoints for offset resolution (a 32-byte entry per 32 sequences: ~0.33 bytes
   // an output byte at most, ~6% of a chunk's scratch).
   uint64_t checkpoints(uint64_t chunks) const {
     return align_up(chunks * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks) * sizeof(ResolutionCheckpoint));
   }
-  // The walk's list of blocks, and each weight class's; B3's order of
+  // The walk's list of blocks, and each weight class's; sequence decoding's order of
   // each class's list (a wave that is not split uses class 0's: a wave
   // runs either its own list or its classes').
   uint64_t items(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(uint32_t)); }
   uint64_t classes(uint64_t chunks) const { return align_up(chunks); }
   // The walk's counters and each class's, kCounterStride bytes apart:
   // the queues and totals (64 bytes: dispatch_decompress.cu's
-  // set_counters), then B3's order buckets (counts and
+  // set_counters), then sequence decoding's order buckets (counts and
   // cursors, kOrderBuckets each).
   static constexpr uint64_t kCounterStride = 512;
   static constexpr uint64_t kCounterBytes = 2048;
@@ -74,7 +74,7 @@ struct WaveLayout {
   }
 };
 
-// B3 takes a list's blocks longest chain first (agent_block_parallel.cuh's
+// Sequence decoding takes a list's blocks longest chain first (agent_block_parallel.cuh's
 // count_order, place_order): a block's bucket by its sequence count, half an octave
 // wide, 0 for the most sequences, kOrderBuckets - 1 for none.
 inline constexpr uint32_t kOrderBuckets = 32;
@@ -87,17 +87,17 @@ ZARRGPU_HD_INLINE uint32_t order_bucket(uint32_t sequences) {
   return kTop - (v < kTop ? v : kTop);
 }
 static_assert(WaveLayout::kOrderBucketsAt + 2 * kOrderBuckets * sizeof(uint32_t) <= WaveLayout::kCounterStride,
-              "B3's order buckets fit a set of counters");
+              "sequence decoding's order buckets fit a set of counters");
 
 // Chunks per wave for a batch of num_chunks when the temp holds `room` of
 // them (0 < room < num_chunks). Waves are as few as the room allows, and
 // among the sizes that keep them so, the one whose waves take the fewest
-// B2/B3 rounds of round_blocks blocks (a serial chain per lane: a wave a
+// Huffman decoding/sequence decoding rounds of round_blocks blocks (a serial chain per lane: a wave a
 // few blocks past a round costs a whole second round; blocks estimated as
 // libzstd writes them, 128 KiB each): whole rounds, the room filled, or
 // equal waves, these on a tie (16 chunks in a temp for 12 run as 8 + 8,
 // not as 12 + a last wave that leaves most of the chip idle).
-// 2,048 chunks of 1 MiB in room for ~1,400, rounds of 792 chunks (B3's 13
+// 2,048 chunks of 1 MiB in room for ~1,400, rounds of 792 chunks (sequence decoding's 13
 // lanes), H200, GB/s at levels 1 / 3 / 9: whole rounds, 792 + 792 + 464
 // (3 waves, 3 rounds): 161.1 / 90.3 / 67.5; equal, 1,024 + 1,024 (2 waves,
 // 4 rounds): 136.6 / 98.1 / 72.4 (bench/gpu/zstd.sh, 2026-11-22 16:05 and

@@ -35,18 +35,18 @@ using zarrgpu::zstd::status_name;
 // overrides `automatic` (1: always, 0: never).
 enum class Strategy : uint8_t { automatic = 0, one_warp = 1, block_parallel = 2 };
 
-// Block parallel: how phase D2 (the matches) runs.
+// Block parallel: how match copy (the matches) runs.
 //  by_block:  every compressed block at once, matches that read earlier
-//             blocks followed back through them (D2a, then D2b; in stages
+//             blocks followed back through them (cross-block match copy, then in-block match copy; in stages
 //             on long blocks).
 //  by_chunk:  a warp per chunk, its blocks' matches in order: no walks, a
 //             serial chain of batches per chunk; where the blocks are long
 //             and their literal runs short (level 19), each batch's
-//             literals too, in place of phase D1's own pass.
+//             literals too, in place of literal copy's own pass.
 //  automatic: by_chunk where the chunks are at most 1 MiB
-//             (BlockParallelPolicySm90::kChunkD2*), else by_block.
-// ZARRGPU_ZSTD_D2_BY_CHUNK=1|0 overrides `automatic`, for comparisons.
-enum class D2Mode : uint8_t { automatic = 0, by_block = 1, by_chunk = 2 };
+//             (BlockParallelPolicySm90::kMatchesByChunk*), else by_block.
+// ZARRGPU_ZSTD_MATCHES_BY_CHUNK=1|0 overrides `automatic`, for comparisons.
+enum class MatchMode : uint8_t { automatic = 0, by_block = 1, by_chunk = 2 };
 
 struct DecompressOptions {
   bool verify_checksum = true;  // check Content_Checksum (XXH64) where frames carry one
@@ -55,7 +55,8 @@ struct DecompressOptions {
   // lays out its scratch with it (chunks that decode to more fall back).
   size_t max_uncompressed_chunk_bytes = 0;
   // Block-parallel scratch of one wave of chunks (0: 16 GiB for chunk
-  // bounds over 256 KiB, else 8 GiB: gpu/policy.cuh's kWaveTempBytes); a batch that needs more is decoded wave after wave.
+  // bounds over 256 KiB, else 8 GiB: gpu/policy.cuh's kWaveTempBytes); a batch that needs more is
+  // decoded wave after wave.
   // Bounds get_decompress_temp_size.
   size_t wave_temp_bytes = 0;
   // Block parallel: run each wave's light and heavy chunks (by sequence
@@ -68,16 +69,16 @@ struct DecompressOptions {
   // ZARRGPU_ZSTD_CLASSES=1 turns both off, ZARRGPU_ZSTD_WAVE_LANES=1 the
   // lanes only, for comparisons.
   bool weight_classes = true;
-  // Block parallel: phase D2 in this many stages by output position, at
-  // most BlockParallelPolicySm90::kMaxD2Stages (0: by the policy's rule on
+  // Block parallel: match copy in this many stages by output position, at
+  // most BlockParallelPolicySm90::kMaxMatchStages (0: by the policy's rule on
   // the chunk size and the wave's blocks; the environment's
-  // ZARRGPU_ZSTD_D2_STAGES, when set, for comparisons). Any count decodes
+  // ZARRGPU_ZSTD_MATCH_STAGES, when set, for comparisons). Any count decodes
   // the same bytes; stages shorten the walks of matches that read earlier
-  // blocks (decoder/block_execution.hpp's D2Stages).
-  uint32_t d2_stages = 0;
-  // Block parallel: phase D2 by block or by chunk (D2Mode above). Either
+  // blocks (decoder/block_execution.hpp's MatchStages).
+  uint32_t match_stages = 0;
+  // Block parallel: match copy by block or by chunk (MatchMode above). Either
   // decodes the same bytes.
-  D2Mode d2_mode = D2Mode::automatic;
+  MatchMode match_mode = MatchMode::automatic;
 };
 
 // Whether decompress_async and get_decompress_temp_size run the
