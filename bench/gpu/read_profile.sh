@@ -3,9 +3,7 @@
 # on a small ERA5-like store (PROFILE_STEPS time steps of 721 x 1440 x 4
 # float32, zstd-3, one step per chunk), after bench/gpu/run.sh built build/:
 #   1. bench_gpu_read full reads with the read path's own decoder choice, then
-#      with the GPU decoder forced (ZARRGPU_GPU_ZSTD=1) under its automatic
-#      strategy and with block-parallel forced and forbidden
-#      (ZARRGPU_ZSTD_BLOCK_PARALLEL);
+#      with the GPU decoder forced (ZARRGPU_GPU_ZSTD=1);
 #   2. ncu durations of every kernel of one full read, summed by name;
 #   3. for each kernel named in PROFILE_STATE_KERNELS (e.g. "cross_kernel
 #      entropy_kernel"), ncu's occupancy, warp state and memory sections
@@ -31,12 +29,8 @@ report=$out/read_profile.txt
   timeout 60 "$bench" "$store" --mode full --repeat 3 2>&1 | tail -1
   # A small store's batches go to CPU threads under the automatic rule: force the GPU decoder.
   export ZARRGPU_GPU_ZSTD=1
-  for bp in auto 1 0; do
-    if [ $bp = auto ]; then unset ZARRGPU_ZSTD_BLOCK_PARALLEL; else export ZARRGPU_ZSTD_BLOCK_PARALLEL=$bp; fi
-    echo "## ZARRGPU_GPU_ZSTD=1 ZARRGPU_ZSTD_BLOCK_PARALLEL=$bp"
-    timeout 60 "$bench" "$store" --mode full --repeat 3 2>&1 | tail -1
-  done
-  unset ZARRGPU_ZSTD_BLOCK_PARALLEL
+  echo "## ZARRGPU_GPU_ZSTD=1"
+  timeout 60 "$bench" "$store" --mode full --repeat 3 2>&1 | tail -1
   echo "## ncu, GPU decoder, automatic strategy, one full read: kernel, launches, summed duration"
   timeout ${PROFILE_TIMEOUT_S:-120} "$ncu_bin" --csv --clock-control none --metrics gpu__time_duration.sum \
     "$bench" "$store" --mode full --repeat 1 > "$out/read_profile_ncu.csv" 2>/dev/null

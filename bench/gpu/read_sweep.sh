@@ -4,8 +4,7 @@
 #   bash bench/gpu/read_sweep.sh "" "ZARRGPU_STAGING_BYTES=1G" ...
 # Each argument is a list of environment assignments for one row ("" = the
 # defaults). SWEEP_STEPS time steps of 721 x 1440 x 4 float32 (default 481,
-# ~8 GB, as bench/gpu_read), SWEEP_VARIANT (zstd), SWEEP_REPEAT (3). Each row
-# first reads once with ZARRGPU_ZSTD_TRACE=1 and counts the decoder's wave plans.
+# ~8 GB, as bench/gpu_read), SWEEP_VARIANT (zstd), SWEEP_REPEAT (3).
 # SWEEP_COLD=1: each timed read starts from a dropped page cache (root only).
 # Writes $OUT/read_sweep.txt (or bench/results/).
 set -uo pipefail
@@ -37,8 +36,6 @@ EOF2
   echo "# full $([ "${SWEEP_COLD:-0}" = 1 ] && echo cold || echo warm) reads of $store ($(date -u +'%F %H:%M UTC'), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1))"
   for settings in "$@"; do
     echo "## ${settings:-defaults}"
-    env $settings ZARRGPU_ZSTD_TRACE=1 timeout 120 "$bench" "$store" --mode full --repeat 1 2>&1 >/dev/null |
-      sort | uniq -c | sort -rn | head -4
     if [ "${SWEEP_COLD:-0}" = 1 ]; then
       # Cold: the page cache dropped before each run (as root), one read per run.
       for r in $(seq "${SWEEP_REPEAT:-3}"); do

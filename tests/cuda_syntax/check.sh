@@ -18,6 +18,10 @@ status=0
 # sm_90-only paths. __CUDACC__ selects the decoder's __host__ __device__ macros.
 "$CXX" -std=c++20 -x cuda --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -fsyntax-only -Wno-unknown-cuda-version \
   -D__CUDACC__ "${inc[@]}" "$root/src/codec/bytes_to_bytes/zstd/gpu/dispatch_decompress.cu" || status=1
+# The same dispatch in its experiments build (the benchmark's and GPU tests').
+"$CXX" -std=c++20 -x cuda --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -fsyntax-only -Wno-unknown-cuda-version \
+  -D__CUDACC__ -DZARRGPU_ZSTD_EXPERIMENTS=1 "${inc[@]}" -I"$root/bench/zstd_gpu" \
+  "$root/src/codec/bytes_to_bytes/zstd/gpu/dispatch_decompress.cu" || status=1
 n=1
 for f in "$root"/src/gpu/*.cpp "$root"/src/engine/device_read/*.cpp "$root"/tests/gpu/*.cpp \
          "$root"/tests/engine_device_read/device_read_test.cpp "$root"/bench/gpu_read/bench_gpu_read.cpp \

@@ -426,7 +426,7 @@ TEST(ZstdBlockSections, GroupsPrepareWhatOneThreadPrepares) {
 
 // Execution: literal copy of every block on its own thread, then match copy of every block on
 // its own thread in an arbitrary order, with groups of several ranks; and
-// Match copy of one block alone, the other blocks' matches never executed (their
+// match copy of one block alone, the other blocks' matches never executed (their
 // bytes poisoned), must still give that block's bytes: no block depends on
 // another's match copy.
 TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
@@ -629,7 +629,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // The same with literal copy in match copy's pass (the GPU's match copy by chunk where blocks are
       // long), from the triples as resolution left them and an output of
       // 0xAA: every literal, raw and RLE block and match by this pass, no
-      // Cross-block match copy and no granule index. Batches of 64 sequences by one rank, by 4
+      // cross-block match copy and no granule index. Batches of 64 sequences by one rank, by 4
       // (16 rounds) and by 32 (two rounds a lane, the literals of short
       // runs through windows of 256 bytes); of 32 by 4 and 32; of 128 and
       // 256 by 4 (the sizes the GPU's policy is timed at); and of the

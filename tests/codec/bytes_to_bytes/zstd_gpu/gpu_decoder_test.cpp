@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench_data.hpp"
+#include "experiments.hpp"  // bench/zstd_gpu/: the dispatch's experiments build
 #include "codec/bytes_to_bytes/zstd/decoder/block_sections.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/decode_frames.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/frame_walk.hpp"
@@ -23,6 +24,7 @@ namespace zarrgpu::zstd::testing {
 namespace {
 
 namespace zg = zarrgpu::zstd::gpu;
+namespace zx = zarrgpu::zstd::gpu::experiments;
 
 #define CUDA_OK(x) ASSERT_EQ((x), cudaSuccess) << cudaGetErrorString(x)
 
@@ -50,11 +52,19 @@ struct BatchResult {
 // the decoder has made the stream for its weight classes (it makes none
 // during a capture) and the captured graph forks and joins it.
 // chunk_bound: the block-parallel path's max_uncompressed_chunk_bytes (0:
-// the largest capacity). match_stages, match_mode: DecompressOptions' (0,
+// the largest capacity). match_stages, match_copy: fixed for this call in
+// the dispatch's experiments build (bench/zstd_gpu/experiments.hpp; 0,
 // automatic: the policy's rule).
 void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false, bool block_parallel = false,
                size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0, uint32_t match_stages = 0,
-               zg::MatchMode match_mode = zg::MatchMode::automatic) {
+               zx::MatchCopy match_copy = zx::MatchCopy::automatic) {
+  zx::Settings fixed;
+  fixed.match_stages = match_stages;
+  fixed.match_copy = match_copy;
+  zx::fixed() = fixed;
+  struct Unfix {
+    ~Unfix() { zx::fixed().reset(); }
+  } unfix;
   const size_t n = cases.size();
   size_t in_total = 0, out_total = 0;
   std::vector<size_t> in_off(n), out_off(n);
@@ -99,8 +109,6 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   if (chunk_bound != 0) max_capacity = chunk_bound;
   opts.strategy = block_parallel ? zg::Strategy::block_parallel : zg::Strategy::one_warp;
   opts.max_uncompressed_chunk_bytes = block_parallel ? max_capacity : 0;
-  opts.match_stages = match_stages;
-  opts.match_mode = match_mode;
   size_t temp_bytes = 0;
   ASSERT_EQ(zg::get_decompress_temp_size(wave_chunks ? wave_chunks : n, block_parallel ? max_capacity : size_t{1} << 20,
                                          opts, &temp_bytes),
@@ -373,7 +381,7 @@ TEST(ZstdGpuBlockParallel, DifferentialCorpusIsBitExact) {
   expect_bit_exact(cases, r);
   // Match copy by chunk (a warp per chunk, its matches in order) for every chunk.
   BatchResult by_chunk;
-  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::MatchMode::by_chunk);
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zx::MatchCopy::by_chunk);
   if (HasFatalFailure()) return;
   SCOPED_TRACE("match copy by chunk");
   expect_bit_exact(cases, by_chunk);
@@ -411,7 +419,7 @@ TEST(ZstdGpuBlockParallel, WeightClassesUnderGraphCapture) {
   // Match copy by chunk on both classes' streams.
   BatchResult by_chunk;
   run_batch(cases, &by_chunk, /*use_graph=*/true, /*block_parallel=*/true, /*wave_chunks=*/7, /*prime=*/true, 0, 0,
-            zg::MatchMode::by_chunk);
+            zx::MatchCopy::by_chunk);
   if (HasFatalFailure()) return;
   {
     SCOPED_TRACE("match copy by chunk");
@@ -461,7 +469,7 @@ TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   expect_host_statuses_and_bytes(cases, staged);
   // Match copy by chunk: only the blocks before a chunk's first error.
   BatchResult by_chunk;
-  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::MatchMode::by_chunk);
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zx::MatchCopy::by_chunk);
   if (HasFatalFailure()) return;
   SCOPED_TRACE("match copy by chunk");
   expect_host_statuses_and_bytes(cases, by_chunk);
@@ -507,7 +515,7 @@ TEST(ZstdGpuBlockParallel, MatchesAcrossManyBlocks) {
     expect_bit_exact(cases, staged);
   }
   BatchResult by_chunk;
-  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zg::MatchMode::by_chunk);
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, 0, 0, zx::MatchCopy::by_chunk);
   if (HasFatalFailure()) return;
   SCOPED_TRACE("match copy by chunk");
   expect_bit_exact(cases, by_chunk);
@@ -554,7 +562,7 @@ TEST(ZstdGpuBlockParallel, ChunksLargerThanTheBoundStillDecode) {
   if (HasFatalFailure()) return;
   expect_bit_exact(cases, r);
   BatchResult by_chunk;
-  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, kBound, 0, zg::MatchMode::by_chunk);
+  run_batch(cases, &by_chunk, false, /*block_parallel=*/true, 0, false, kBound, 0, zx::MatchCopy::by_chunk);
   if (HasFatalFailure()) return;
   SCOPED_TRACE("match copy by chunk");
   expect_bit_exact(cases, by_chunk);
@@ -609,12 +617,12 @@ TEST(ZstdGpuBlockParallel, LongBlocksOfTheBenchsData) {
     ASSERT_GE(sequences / cases.size(), zg::BlockParallelPolicySm90::kOrderedSequences)
         << "blocks too short to take sequence decoding's order";
     SCOPED_TRACE(std::to_string(chunk / kKiB) + " KiB chunks");
-    for (const zg::MatchMode mode : {zg::MatchMode::automatic, zg::MatchMode::by_block, zg::MatchMode::by_chunk}) {
+    for (const zx::MatchCopy mode : {zx::MatchCopy::automatic, zx::MatchCopy::by_block, zx::MatchCopy::by_chunk}) {
       BatchResult r;
       run_batch(cases, &r, false, /*block_parallel=*/true, 0, false, 0, 0, mode);
       if (HasFatalFailure()) return;
-      SCOPED_TRACE(mode == zg::MatchMode::by_block   ? "match copy by block"
-                   : mode == zg::MatchMode::by_chunk ? "match copy by chunk"
+      SCOPED_TRACE(mode == zx::MatchCopy::by_block   ? "match copy by block"
+                   : mode == zx::MatchCopy::by_chunk ? "match copy by chunk"
                                                   : "match copy by the rule");
       expect_bit_exact(cases, r);
     }

@@ -622,7 +622,7 @@ struct InBlockBatch {
 // is copied by its own rank as the batch is laid out, all its loads before
 // its stores, and the batch's pass leaves it out: a pass finds each byte's
 // sequence and segment by searches in shared memory, two fifths of
-// In-block match copy's stall samples at level 19 (3-4 byte matches; ncu, H200,
+// in-block match copy's stall samples at level 19 (3-4 byte matches; ncu, H200,
 // 2026-11-23). A byte of a later match of the batch that reads it is
 // followed through it to its source by the pass, as before.
 inline constexpr uint32_t kOwnMatchBytes = 8;

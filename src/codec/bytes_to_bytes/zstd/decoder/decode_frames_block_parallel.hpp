@@ -111,7 +111,7 @@ inline Status decode_frames_block_parallel(const void* src, size_t src_size, voi
   resolve_chunk(plan, frames.data(), blocks.data(), capacity);
   // Literal copy and match copy as the GPU runs them, each way, so that the host tests check
   // every one: where the chunk has an odd number of blocks, by chunk, with
-  // Literal copy in match copy's pass (write_chunk_output, the GPU's way where blocks are
+  // literal copy in match copy's pass (write_chunk_output, the GPU's way where blocks are
   // long) for one block or 5, 9, ..., else literal copy then execute_chunk_matches;
   // where it has an even number, literal copy then match copy by block in two stages
   // (block_execution.hpp's MatchStages), which checks walks that stop at a

@@ -231,7 +231,7 @@ ZARRGPU_HD void place_batch_literals(G g, const Batch& b, uint32_t count, uint8_
 }
 
 // Pass 1 for a batch whose literal runs are all short (block_execution.hpp's
-// Literal copy picks it): rank r copies the runs of sequences r, r + G::kSize, ...,
+// literal copy picks it): rank r copies the runs of sequences r, r + G::kSize, ...,
 // 8 literals at a time (load_le64_zero_filled: two aligned words on the
 // GPU), with no search for owners and no turns for one rank's long run.
 // Not for in-place literals (lit.in_output), where a rank could overwrite

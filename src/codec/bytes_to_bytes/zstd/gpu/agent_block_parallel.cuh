@@ -19,6 +19,13 @@
 
 namespace zarrgpu::zstd::gpu {
 
+// How match copy runs (docs/zstd-gpu-decoder.md): by the policy's rule
+// (automatic: by chunk up to BlockParallelPolicySm90::kMatchesByChunk*,
+// else by block), or fixed, which only the benchmark's build of the
+// dispatch does (bench/zstd_gpu/experiments.hpp). Either decodes the same
+// bytes.
+enum class MatchMode : uint8_t { automatic = 0, by_block = 1, by_chunk = 2 };
+
 // BlockParallelParams::weight_class of a wave that is not split.
 inline constexpr uint32_t kEveryClass = ~0u;
 
@@ -69,7 +76,7 @@ struct BlockParallelParams {
   uint8_t* classes;             // [wave_chunks]
   uint32_t weight_class;
   // Match copy in stages (decoder/block_execution.hpp's MatchStages): each launch of
-  // Cross-block match copy and in-block match copy runs stage `match_stage` of the wave's chunks.
+  // cross-block match copy and in-block match copy runs stage `match_stage` of the wave's chunks.
   // Their number,
   // unless fixed (match_stages_fixed != 0): where the wave's blocks are long,
   // the launches the host made (match_stages_max: policy.cuh's rule on the
@@ -82,7 +89,7 @@ struct BlockParallelParams {
   uint32_t match_stages_fixed;
   uint32_t match_stage;
   // Match copy by chunk (execute_chunk below) instead of by block: the policy's
-  // rule (MatchMode::automatic), or as the caller fixed it.
+  // rule (MatchMode::automatic), or fixed (the benchmark's experiments).
   MatchMode match_mode;
 
   __device__ __forceinline__ bool in_class(size_t c) const {
@@ -120,7 +127,7 @@ struct BlockParallelParams {
   __device__ __forceinline__ bool blocks_in_runs() const {
     return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();
   }
-  // Whether match copy runs by chunk: where the caller asks, or by the rule, where
+  // Whether match copy runs by chunk: where fixed so, or by the rule, where
   // the wave's blocks average kSequences or more and its chunk bound is at
   // most kMaxChunk (policy.cuh's kMatchesByChunk*).
   template <uint32_t kSequences, uint64_t kMaxChunk>
@@ -257,7 +264,7 @@ struct AgentBlockParallel {
   // Sequence decoding's order where the wave's blocks average kOrderedSequences or more
   // (policy.cuh), in two passes of a thread per listed compressed block:
   // count each block's bucket (order_bucket: by its sequence count, which
-  // Table decoding read), then place it after every block of a longer bucket. Sequence decoding's
+  // table decoding read), then place it after every block of a longer bucket. Sequence decoding's
   // lanes (a warp's kLongSequenceBlocks blocks) then run chains of
   // similar length, the longest first: in list order a warp waited for
   // its longest lane, and the wave for its longest chains started last.
@@ -407,7 +414,7 @@ struct AgentBlockParallel {
   }
 
   // Match copy by chunk, one warp per chunk of the wave (of the class), after
-  // Literal copy of the whole wave: every match of the blocks chunk verdict validated, in order
+  // literal copy of the whole wave: every match of the blocks chunk verdict validated, in order
   // (decoder/block_execution.hpp's execute_chunk_matches).
   template <uint32_t N>
   __device__ __forceinline__ void execute_chunk(ChunkBatch<N>& cb, size_t c) {

@@ -2,40 +2,38 @@
 // picks the policy, enqueues the kernels on the caller's stream.
 //
 // Two paths (use_block_parallel() picks): one warp per chunk
-// (kernel_decompress.cuh), and block parallel (kernel_block_parallel.cuh):
-// per wave of chunks, walk (thread per chunk, listing the blocks) -> table decoding (warp per
-// block) -> sequence decoding (thread per block; at level 19 longest chains
-// first) and Huffman decoding (thread
-// per stream), side by side in one launch (sequence decoding also leaves each block's block summary
-// summary) -> block placement (warp per chunk) -> offset resolution (warp per block) -> chunk verdict (thread
-// per chunk) -> literal copy (warp per block) -> cross-block match copy read from
-// earlier blocks, through their sequences (8 warps per block) -> in-block match copy the
-// other match bytes (warp per block; no warp ever waits for another; at
-// level 19 in chunks of 1 MiB and more, cross-block match copy and in-block match copy in stages) ->
-// checksums (warp per chunk), then the one-warp kernel
-// for the chunks the walk left to it (no block, or more records or scratch
-// than the wave has room for: statuses stay exact). Where a wave's blocks
-// are long (>= kPartedSequences on average: level 19), offset resolution takes a
-// thread block per block, sequence decoding takes fewer lanes a warp, literal copy its warps in
-// parts, and where they are longer still (>= kRunsSequences) in chunks up
-// to kRunsMaxChunkBytes match copy cuts each block into runs, a warp each: every
-// per-block phase otherwise lasts as long as the wave's longest block.
-// After table decoding a wave's chunks split in two weight classes (light, heavy: their
-// sequences against the wave's mean), whose phases from Huffman decoding/sequence decoding on run on
-// the caller's stream and a second one, side by side. A batch of several
-// waves runs them on two lanes, each with half the temp and its own
-// streams, so that one wave's serial tail overlaps the next wave.
+// (kernel_decompress.cuh), and block parallel (kernel_block_parallel.cuh),
+// wave of chunks after wave (docs/zstd-gpu-decoder.md):
+//   walk (a thread per chunk, listing its blocks)
+//   -> table decoding (a warp per block)
+//   -> Huffman decoding (a lane per stream) and sequence decoding (a lane per
+//      block, longest chains first where blocks are long), in one launch
+//   -> block placement (a warp per chunk) -> offset resolution (a warp, or
+//      for long blocks a thread block, per block) -> chunk verdict (a thread
+//      per chunk)
+//   -> literal copy (a warp per block, in parts for long blocks)
+//   -> match copy: by chunk (a warp per chunk, literal copy in the same pass
+//      where blocks are long), or by block (cross-block, then in-block match
+//      copy, in stages of the chunk for long blocks)
+//   -> checksums (a warp per chunk), then the one-warp kernel for the chunks
+//      the walk left to it (more records or scratch than the wave has room
+//      for: statuses stay exact).
+// After table decoding a wave's chunks may split into two weight classes
+// (light, heavy: their sequences against the wave's mean) whose later phases
+// run side by side on the caller's stream and a second one; a batch of
+// several waves may alternate them on two lanes, each with half the temp.
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_block_parallel.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/kernel_decompress.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
 #include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
 #include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
+#if defined(ZARRGPU_ZSTD_EXPERIMENTS)
+#include "experiments.hpp"  // bench/zstd_gpu/: the benchmark's and GPU tests' build only
+#endif
 
 namespace zarrgpu::zstd::gpu {
 
@@ -86,20 +84,43 @@ uint64_t queue_grid(uint64_t units, uint64_t resident) {
   return resident != 0 && 2 * resident < units ? 2 * resident : units;
 }
 
-bool trace_requested() {
-  const char* env = std::getenv("ZARRGPU_ZSTD_TRACE");
-  return env != nullptr && std::strcmp(env, "1") == 0;
+// The dispatch's choices that the benchmark's build may vary for
+// comparisons (bench/zstd_gpu/experiments.hpp); the library's are the
+// policy's, fixed at compile time.
+struct Choices {
+  bool trace = false;         // print each batch's wave plan
+  int block_parallel = -1;    // under Strategy::automatic: -1 the rule, 0 never, 1 always
+  uint64_t wave_temp_bytes = 0;  // a wave's scratch when the caller leaves it (0: the policy's)
+  uint32_t match_stages = 0;     // match copy's stages (0: the policy's rule)
+  MatchMode match_mode = MatchMode::automatic;
+  bool weight_classes = true;
+  bool wave_lanes = true;
+};
+
+Choices choices() {
+#if defined(ZARRGPU_ZSTD_EXPERIMENTS)
+  const experiments::Settings e = experiments::current();
+  Choices c;
+  c.trace = e.trace;
+  c.block_parallel = e.block_parallel;
+  c.wave_temp_bytes = e.wave_temp_bytes;
+  c.match_stages = e.match_stages;
+  c.match_mode = e.match_copy == experiments::MatchCopy::by_chunk   ? MatchMode::by_chunk
+                 : e.match_copy == experiments::MatchCopy::by_block ? MatchMode::by_block
+                                                                    : MatchMode::automatic;
+  c.weight_classes = e.weight_classes;
+  c.wave_lanes = e.wave_lanes;
+  return c;
+#else
+  return Choices{};
+#endif
 }
 
 // A wave's scratch for chunks of up to max_chunk_bytes: the caller's
-// bound, else ZARRGPU_ZSTD_WAVE_TEMP_MIB (for comparisons), else the
-// policy's for that chunk bound.
+// bound, else the policy's for that chunk bound.
 uint64_t wave_budget(const DecompressOptions& options, uint64_t max_chunk_bytes) {
   if (options.wave_temp_bytes != 0) return options.wave_temp_bytes;
-  if (const char* env = std::getenv("ZARRGPU_ZSTD_WAVE_TEMP_MIB")) {
-    const uint64_t mib = std::strtoull(env, nullptr, 10);
-    if (mib != 0) return mib << 20;
-  }
+  if (const uint64_t fixed = choices().wave_temp_bytes; fixed != 0) return fixed;
   return default_wave_temp_bytes(max_chunk_bytes);
 }
 
@@ -149,24 +170,6 @@ struct ClassStreams {
   ~ClassStreams() { release(); }
 };
 
-// ZARRGPU_ZSTD_HEAVY_PRIORITY=1: the heavy class's stream (the helper) at
-// the device's greatest stream priority, for comparisons: where the SMs
-// are full, the heavy chunks' phases (the wave's longest chains) take the
-// thread block slots that free up before the light class's and the other
-// lane's.
-bool heavy_priority_requested() {
-  const char* env = std::getenv("ZARRGPU_ZSTD_HEAVY_PRIORITY");
-  return env != nullptr && std::strcmp(env, "1") == 0;
-}
-
-cudaError_t create_helper_stream(cudaStream_t* stream) {
-  int least = 0, greatest = 0;
-  if (heavy_priority_requested() && cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess) {
-    return cudaStreamCreateWithPriority(stream, cudaStreamNonBlocking, greatest);
-  }
-  return cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking);
-}
-
 // With may_make false (the caller's stream is being captured), only a set
 // made before.
 const ClassStreams* class_streams(cudaStream_t caller, bool may_make = true) {
@@ -189,7 +192,7 @@ const ClassStreams* class_streams(cudaStream_t caller, bool may_make = true) {
   ClassStreams& cs = sets[used < kSets ? used : reinterpret_cast<uintptr_t>(caller) % kSets];
   if (used >= kSets && cs.device == device) return &cs;  // shared
   cs.release();
-  if (create_helper_stream(&cs.helper) != cudaSuccess ||
+  if (cudaStreamCreateWithFlags(&cs.helper, cudaStreamNonBlocking) != cudaSuccess ||
       cudaEventCreateWithFlags(&cs.fork, cudaEventDisableTiming) != cudaSuccess ||
       cudaEventCreateWithFlags(&cs.join, cudaEventDisableTiming) != cudaSuccess ||
       cudaStreamCreateWithFlags(&cs.lane, cudaStreamNonBlocking) != cudaSuccess ||
@@ -203,35 +206,6 @@ const ClassStreams* class_streams(cudaStream_t caller, bool may_make = true) {
   cs.caller = caller;
   if (used < kSets) ++used;
   return &cs;
-}
-
-// ZARRGPU_ZSTD_MATCH_STAGES=n: match copy in n stages (at most kMaxMatchStages), not by
-// the policy's rule, for comparisons.
-uint32_t fixed_match_stages() {
-  const char* env = std::getenv("ZARRGPU_ZSTD_MATCH_STAGES");
-  return env == nullptr ? 0u : static_cast<uint32_t>(std::strtoul(env, nullptr, 10));
-}
-
-// ZARRGPU_ZSTD_MATCHES_BY_CHUNK=1|0: match copy by chunk or by block, not by the
-// policy's rule, for comparisons.
-MatchMode requested_match_mode(MatchMode option) {
-  if (option != MatchMode::automatic) return option;
-  const char* env = std::getenv("ZARRGPU_ZSTD_MATCHES_BY_CHUNK");
-  if (env == nullptr) return MatchMode::automatic;
-  return std::strcmp(env, "1") == 0 ? MatchMode::by_chunk : std::strcmp(env, "0") == 0 ? MatchMode::by_block : MatchMode::automatic;
-}
-
-// ZARRGPU_ZSTD_CLASSES=1: one class (no second stream), for comparisons.
-bool classes_requested() {
-  const char* env = std::getenv("ZARRGPU_ZSTD_CLASSES");
-  return env == nullptr || std::strcmp(env, "1") != 0;
-}
-
-// ZARRGPU_ZSTD_WAVE_LANES=1: waves one after the other on the caller's
-// stream, for comparisons.
-bool wave_lanes_requested() {
-  const char* env = std::getenv("ZARRGPU_ZSTD_WAVE_LANES");
-  return env == nullptr || std::strcmp(env, "1") != 0;
 }
 
 // Counters of a wave's walk (set 0) or of weight class k (set k + 1).
@@ -327,10 +301,7 @@ bool use_block_parallel(size_t num_chunks, const DecompressOptions& options) {
     case Strategy::block_parallel: return true;
     case Strategy::automatic: break;
   }
-  if (const char* env = std::getenv("ZARRGPU_ZSTD_BLOCK_PARALLEL")) {
-    if (std::strcmp(env, "1") == 0) return true;
-    if (std::strcmp(env, "0") == 0) return false;
-  }
+  if (const int fixed = choices().block_parallel; fixed >= 0) return fixed == 1;
   return options.max_uncompressed_chunk_bytes >= kBlockParallelMinChunkBytes;
 }
 
@@ -379,46 +350,29 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
     return launch(decompress_kernel<Policy>, (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock,
                   Policy::kThreads, s, params);
   }
-  // Weight classes: the phases after table decoding of the light chunks (as many
-  // sequences as the wave's mean or fewer) and of the heavy ones on two
-  // streams: the light chunks' later phases run while the heavy chunks'
-  // Sequence decoding, the wave's longest chains, still decodes (level 19: 7,300
-  // sequences a 64 KiB chunk at the median, 16,000 at most). Decoding the
-  // classes as separate calls on two streams promised level 19 64 KiB
-  // +7.7%, level 9 64 and 256 KiB +12%, level 3 1 MiB +11%
-  // (bench/zstd_gpu/split_probe.cpp); these classes, against none
-  // (ab_many.sh, H200, 2026-11-22 20:39 UTC): level 9 +6..10% at 64 KiB-1
-  // MiB, level 1 256 KiB +7%, level 19 64 KiB +4%, 256 KiB +2%, 1 MiB -3%.
-  const ClassStreams* cs = options.weight_classes && classes_requested() ? class_streams(s) : nullptr;
-  // Lanes of waves. A batch that needs several waves runs them on two
-  // lanes, each with half the temp and a stream of its own (the caller's,
-  // and the class streams' lane), so that one wave's serial tail (match copy by
-  // chunk: a warp per chunk, one chain of batches each, few warps an SM)
-  // runs beside the next wave's wide phases instead of before them: 2 GiB
-  // rows (8 GiB temp: 2 waves on one lane, 3-4 on two), two lanes against
-  // one (ab_many.sh, H100, 2026-11-25 14:40 UTC): level 19 +2.9 / +4.4 /
-  // +2.2%, level 9 +4.1 / +2.2 / +1.6% at 64 / 256 / 1024 KiB. Less than
-  // hoped at 1 MiB, where a wave's match copy chain was modelled as half its time:
-  // the wide phases of two waves compete for the SMs as well. Only where
-  // Match copy may run by chunk (chunk bound up to kMatchesByChunkMaxChunkBytes), the tail
-  // it was made for: at 4 MiB (match copy by block, in stages) two lanes gained
-  // level 1 9.0% and level 3 3.5% but lost level 9 1.5% and level 19 9.4%
-  // (2 GiB rows, H100, 2026-11-25 16:48 UTC), and the host, which picks
-  // the lanes, cannot tell those levels apart. Since waves of chunks over
-  // 256 KiB may take 16 GiB (policy.cuh's kLongChainWaveTempBytes: one
-  // wave, one tail, beat two lanes of 8 GiB waves by 25% at level 19, 1 MiB),
-  // the bench's 2 GiB batches of such chunks are one wave, and lanes
-  // serve larger batches and smaller temps.
+  const Choices choice = choices();
+  // Weight classes: the phases after table decoding of the light chunks (as
+  // many sequences as the wave's mean or fewer) and of the heavy ones on two
+  // streams, so that the light chunks' later phases run while the heavy
+  // chunks' sequence decoding, the wave's longest chains, still decodes
+  // (measured: bench/results/zstd_gpu_history.md, v15).
+  const ClassStreams* cs = options.weight_classes && choice.weight_classes ? class_streams(s) : nullptr;
+  // Lanes of waves: a batch that needs several waves runs them on two lanes,
+  // each with half the temp and a stream of its own (the caller's, and the
+  // class streams' lane), so that one wave's serial tail (match copy by
+  // chunk: a chain of batches a chunk) runs beside the next wave's wide
+  // phases; only where match copy may run by chunk, the tail they were made
+  // for (measured: bench/results/zstd_gpu_history.md, v23 and v25).
   // Several waves are cut in whole Huffman decoding/sequence decoding rounds where they can be
   // (wave_layout.hpp's plan_waves).
   // The chunk bound up to which match copy may run by chunk (kernel_block_parallel.cuh's matches_by_chunk).
   const bool matches_by_chunk_bound = layout.max_chunk_bytes <= BpPolicy::kMatchesByChunkMaxChunkBytes;
   const uint64_t round = room < num_chunks ? entropy_round_blocks() : 0;
   const WavePlan plan =
-      plan_waves(layout, temp_bytes, num_chunks, round, cs != nullptr && wave_lanes_requested() && matches_by_chunk_bound);
+      plan_waves(layout, temp_bytes, num_chunks, round, cs != nullptr && choice.wave_lanes && matches_by_chunk_bound);
   const uint64_t wave = plan.wave;
   const uint32_t lanes = plan.lanes;
-  if (room < num_chunks && trace_requested()) {
+  if (room < num_chunks && choice.trace) {
     std::fprintf(stderr,
                  "zarrgpu zstd: %zu chunks, temp for %llu, rounds of %llu blocks: waves of %llu chunks, %u lane(s)\n",
                  num_chunks, static_cast<unsigned long long>(room), static_cast<unsigned long long>(round),
@@ -436,7 +390,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.match_warps = static_cast<uint32_t>(resident_thread_blocks(execute_kernel<BpPolicy>, BpPolicy::kThreads) *
                                       BpPolicy::kWarpsPerBlock);
   const uint64_t per_size = (layout.max_chunk_bytes + BpPolicy::kMatchStageBytes - 1) / BpPolicy::kMatchStageBytes;
-  bp.match_stages_fixed = options.match_stages != 0 ? options.match_stages : fixed_match_stages();
+  bp.match_stages_fixed = choice.match_stages;
   const uint64_t launches = bp.match_stages_fixed != 0 ? bp.match_stages_fixed
                             : per_size < BpPolicy::kMatchStages ? per_size
                                                              : BpPolicy::kMatchStages;
@@ -444,7 +398,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
                                            : launches < BpPolicy::kMaxMatchStages ? launches
                                                                                : BpPolicy::kMaxMatchStages);
   bp.match_stage = 0;
-  bp.match_mode = requested_match_mode(options.match_mode);
+  bp.match_mode = choice.match_mode;
   // Whether every wave's match copy runs by chunk (kernel_block_parallel.cuh's
   // matches_by_chunk): then literal copy builds no granule index and nothing zeroes it.
   // The device's rule also weighs the wave's sequences a block, by a

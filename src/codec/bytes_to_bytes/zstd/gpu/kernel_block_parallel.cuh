@@ -239,7 +239,7 @@ __device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, ui
 
 // Huffman decoding and sequence decoding are independent (both read table decoding's records;
 // Huffman decoding writes literals,
-// Sequence decoding triples), a lane per stream or block, each a long serial chain whose
+// sequence decoding triples), a lane per stream or block, each a long serial chain whose
 // lengths differ from lane to lane. As two kernels, sequence decoding started when Huffman decoding's
 // slowest lane ended, and a wave smaller than a round left SMs idle twice
 // (2-4 warps per SM each, ncu, 256 KiB chunks at level 9, H200). Here the
