@@ -123,7 +123,7 @@ struct BackwardWindow {
   // The same; on the GPU as two funnel shifts of the 32-bit halves that
   // hold them (each shifts by c mod 32), 6 instructions, not 9: for sequence decoding's
   // chain (sequences.hpp). Huffman decoding's loops keep window(): with this one
-  // level 1 at 256 KiB was 1.4-6% slower (ab_many.sh, H200, 2026-11-23).
+  // level 1 at 256 KiB was 1.4-6% slower (ab_many.sh).
   ZARRGPU_HD_INLINE uint64_t window_by_halves() const {
 #if defined(__CUDA_ARCH__)
     const bool upper = c < 32;
@@ -184,7 +184,7 @@ struct WindowBitReader : BackwardWindow {
 // refill reads the next word from the ring. WindowBitReader's prefetched
 // words pass through registers, and the compiler moves a freshly loaded one
 // at the refill's merge point, which waits for the load: in sequence decoding that move
-// was 30% of the stall samples (ncu, H200). On the host the copies are
+// was 30% of the stall samples (ncu). On the host the copies are
 // plain stores.
 inline constexpr uint32_t kRingWords = 8;
 inline constexpr uint32_t kRingAhead = 6;
@@ -273,7 +273,7 @@ struct RingBitReader : BackwardWindow {
   // and sequence decoding's loop with its refills is a third of its size (with one window
   // for the lengths, sequences.hpp, against both as branches: level 1
   // +4.0 / +6.7 / +1.4%, level 9 +3.0 / +1.2 / +0.2%, level 19 +0.8 / +2.1
-  // / +1.5% at 64 / 256 / 1024 KiB; ab_many.sh, H200, 2026-11-23).
+  // / +1.5% at 64 / 256 / 1024 KiB; ab_many.sh).
   ZARRGPU_HD_INLINE void stage(int32_t w) {
     const auto slot = static_cast<uint32_t>(w) & (kRingWords - 1);
     ring_stage(at, slot, w, w >= whole_from, w == whole_from - 1 ? edge : 0);

@@ -51,7 +51,7 @@ ZARRGPU_HD_INLINE Literals block_literals(const uint8_t* chunk, const BlockRecor
 // that holds p. A match copy walk starts there. (Scanning the triples after the
 // entry instead, one dependent load at a time, took 4.5 scans a step per
 // warp on smooth float fields, ~11 output bytes per sequence, the lanes
-// diverging: 30% of cross-block match copy's stall samples, H200.) The index is part of every
+// diverging: 30% of cross-block match copy's stall samples.) The index is part of every
 // chunk's scratch, 1/4 byte per output byte; a chunk of n output bytes
 // needs granule_entries(n) entries, their bits zero before literal copy (literal copy sets
 // them atomically: a granule where a block ends is shared with the next).
@@ -73,7 +73,7 @@ static_assert(sizeof(GranuleEntry) == 8 && (1u << kGranuleShift) == 32, "a bit o
 // loads each, not a binary search) and the bits of their match ends,
 // kGranuleLoadsAhead sequences at a time with all their loads first (one
 // at a time, the loop waited on each: a fifth of literal copy's stall samples at
-// level 19, 64 KiB chunks, ncu, H200, 2026-11-23). A group may index only
+// level 19, 64 KiB chunks, ncu). A group may index only
 // sequences [i0, i1) (every match start in place), and the granules past
 // the last sequence or not (`tail`). No index (granules null): nothing, for
 // chunks whose match copy runs by chunk (execute_chunk_matches and write_chunk_output read none).
@@ -147,7 +147,7 @@ ZARRGPU_HD SequenceLengths sum_sequence_lengths(G g, const SequenceTriple* t, ui
 //
 // Each rank loads its sequence of the next batch before it places this
 // batch's literals: the batch's prefix sums waited on those loads (a fifth
-// of literal copy's stall samples at level 19, 64 KiB chunks, ncu, H200, 2026-11-23).
+// of literal copy's stall samples at level 19, 64 KiB chunks, ncu).
 // A batch whose literal runs are all short (level 19: ~5.5 literals a
 // sequence) has each rank copy its own sequences' runs
 // (place_batch_literals_by_sequence); otherwise ranks share every run's
@@ -622,8 +622,7 @@ struct InBlockBatch {
 // is copied by its own rank as the batch is laid out, all its loads before
 // its stores, and the batch's pass leaves it out: a pass finds each byte's
 // sequence and segment by searches in shared memory, two fifths of
-// in-block match copy's stall samples at level 19 (3-4 byte matches; ncu, H200,
-// 2026-11-23). A byte of a later match of the batch that reads it is
+// in-block match copy's stall samples at level 19 (3-4 byte matches; ncu). A byte of a later match of the batch that reads it is
 // followed through it to its source by the pass, as before.
 inline constexpr uint32_t kOwnMatchBytes = 8;
 template <class G>
@@ -708,7 +707,7 @@ ZARRGPU_HD void execute_in_block_matches(G g, InBlockBatch& ib, const BlockRecor
 //    and the block's last literals follow its last match: as the one-warp
 //    decoder writes a chunk, and no literal copy launch. Where blocks are long (level
 //    19), against literal copy then execute_chunk_matches(), 2 GiB rows, 2 rounds
-//    (ab_many.sh, H100, 2026-11-25 ~23:30 UTC): level 19 +7.3 / +8.7 /
+//    (ab_many.sh): level 19 +7.3 / +8.7 /
 //    +10.3% at 64 KiB / 256 KiB / 1 MiB; at levels 1 and 3 (long literal
 //    runs, copied in the chain instead of by literal copy's warps) -4.3..-7.0% at
 //    256 KiB and 1 MiB (level 3 +1.7 / +5.9% at 64 / 256 KiB).

@@ -330,7 +330,7 @@ ZARRGPU_HD_INLINE T read_once(const T& x) {
 // is used. With two reads (nvcc made them in sequence decoding, one for the test and one
 // for the loop bound) the second could see 0, and the loop's count - 1
 // wrapped: a loop past the block's triples, an illegal address in the
-// corrupt-input GPU test (H200, 2026-11-23 04:40 UTC).
+// corrupt-input GPU test.
 ZARRGPU_HD_INLINE uint32_t sequences_to_decode(const BlockRecord& b) {
   const uint32_t count = read_once(b.sequence_count);
   return read_once(b.status) == Status::ok ? count : 0u;

@@ -81,7 +81,7 @@ inline constexpr uint32_t kLiteralWords = 2;
 // own), and hands them to place(k, v, m): literals k .. k + m - 1 (m <= 8)
 // of the n, as v's low bytes. (A byte per rank and stride, as before,
 // waited a load's latency per 128 literals: a quarter of the one-warp
-// kernel's stall samples at level 1, H200.) In-place literals
+// kernel's stall samples at level 1.) In-place literals
 // (lit.in_output): each literal's destination is at or before its source
 // and both grow with its index (the sequence decoder checked that the
 // write position never passes the literals read position), so a pass
@@ -198,7 +198,7 @@ ZARRGPU_HD_INLINE int64_t match_source(uint32_t start, uint32_t offset, uint32_t
 // Each rank's literals grow with the pass: it finds the owner of its word's
 // first literal by binary search above the last one (a word is 256
 // literals past the rank's previous one: a linear scan there was a fifth
-// of literal copy's stall samples at level 9, H200), then follows it up within the
+// of literal copy's stall samples at level 9), then follows it up within the
 // word, in registers (move_literals() says why in-place literals are safe).
 template <uint32_t kWords = kLiteralWords, class G, class Batch>
 ZARRGPU_HD void place_batch_literals(G g, const Batch& b, uint32_t count, uint8_t* base, const Literals& lit,
@@ -259,7 +259,7 @@ ZARRGPU_HD void place_batch_literals_by_sequence(G g, const Batch& b, uint32_t c
 // literals <= 8 x G::kSize. Each run's words reach its rank by shuffles:
 // no load waits on the batch's prefix sums (literal copy's literal loads, one round
 // trip a batch on its chain, were 54% of its stall samples at level 19, 64
-// KiB chunks, ncu, H100, 2026-11-25).
+// KiB chunks, ncu).
 template <class G, class Batch>
 ZARRGPU_HD void place_batch_literals_from_window(G g, const Batch& b, uint32_t count, uint8_t* base,
                                                  uint64_t window, uint32_t first) {

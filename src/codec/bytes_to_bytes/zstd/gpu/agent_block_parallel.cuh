@@ -121,8 +121,8 @@ struct BlockParallelParams {
   // average kRuns sequences or more, only in chunks of at most
   // kRunsMaxChunk bytes: at level 19 in-block match copy's runs gained 5% at 64 KiB, but
   // in chunks of several blocks (walks through more history) cross-block match copy's walks
-  // for bytes before the runs cost more than in-block match copy saved: 5% at 1 MiB
-  // (2026-11-22), 12% at 256 KiB on 1 GiB of chunks (policy.cuh).
+  // for bytes before the runs cost more than in-block match copy saved: 5% at 1 MiB,
+  // 12% at 256 KiB on 1 GiB of chunks (policy.cuh's kRuns*).
   template <uint32_t kRuns, uint64_t kRunsMaxChunk>
   __device__ __forceinline__ bool blocks_in_runs() const {
     return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();

@@ -174,7 +174,7 @@ __device__ __forceinline__ void literals_streams_role(const BlockParallelParams&
 // packed to 2 bytes a state, or, where the blocks are long, with fat
 // length tables (FatSequenceTables: each state's extra-bit count in its
 // entry, one shared-memory load less in the chain a sequence). Fat
-// against packed (ab_many.sh, H200, 2026-11-23 02:01 and 02:09 UTC, two
+// against packed (ab_many.sh, two
 // calls): level 19 +3.9 / +3.4 / +2.7% and +4.4 / +7.3 / +1.8% at 64 /
 // 256 / 1024 KiB; levels 1 and 9 within the calls' spread (-3.4..+6.6%,
 // level 9 256 KiB -3.4% in one call, +1.5% in the other). With 7 fat
@@ -242,12 +242,12 @@ __device__ __forceinline__ void sequences_role(const BlockParallelParams& bp, ui
 // sequence decoding triples), a lane per stream or block, each a long serial chain whose
 // lengths differ from lane to lane. As two kernels, sequence decoding started when Huffman decoding's
 // slowest lane ended, and a wave smaller than a round left SMs idle twice
-// (2-4 warps per SM each, ncu, 256 KiB chunks at level 9, H200). Here the
+// (2-4 warps per SM each, ncu, 256 KiB chunks at level 9). Here the
 // thread blocks of one launch take either role over one shared-memory
 // union: the first thread blocks sequence decoding's on the wave's listed blocks, the next
 // ones Huffman decoding's, the rest (past the list) none. Where a wave has more thread
 // blocks than the device holds, Huffman decoding's last ones start as the first finish.
-// Sequence decoding first against Huffman decoding first (ab_many.sh, H200, 2026-11-22): level 19 +3..5%
+// Sequence decoding first against Huffman decoding first (ab_many.sh): level 19 +3..5%
 // at 64 KiB-1 MiB (its chains are sequence decoding's: 7,500 sequences a 64 KiB chunk),
 // level 9 +3..7%, level 1 +0..2%. Longest chains first by a rule (table decoding
 // summing the wave's sequences and Huffman literals) lost level 9's gain.
@@ -294,7 +294,7 @@ __device__ __forceinline__ void run_per_listed_block_by_thread_block(const Block
 
 // Block placement: a warp per chunk, scanning its blocks (one thread looping over a
 // 16.6 MB frame's 127 blocks took 0.2 ms a wave whatever the wave's size;
-// a warp takes 15 us, H200).
+// a warp takes 15 us).
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads) place_kernel(BlockParallelParams bp) {
   __shared__ ResolutionScratch scratch[Policy::kWarpsPerBlock];
@@ -332,7 +332,7 @@ __global__ void __launch_bounds__(Policy::kWalkThreads) verdict_kernel(BlockPara
 // block's ~500 batches one after the other). Every block in parts lost
 // level 1 5-9% (its blocks have a few hundred sequences); with the
 // threshold, level 19 gains 6-10% at 64 KiB-1 MiB and levels 1 and 9 stay
-// within 1.6% (ab_many.sh, H200, 2026-11-22).
+// within 1.6% (ab_many.sh).
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) literals_kernel(BlockParallelParams bp) {
   if (bp.blocks_in_parts<Policy::kPartedSequences>()) return;
@@ -375,7 +375,7 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
 // chunk's listed blocks are together) from a queue, so that the walks' triples, index and
 // output stay in L2 (on the read path's 16.6 MB frames, one thread block
 // per block: 29.7 ms per 86-frame wave; 8 per block from the queue: 14.8,
-// H200; 16 per block lost up to 11% on the Zstd bench). A grid
+// 16 per block lost up to 11% on the Zstd bench). A grid
 // striding over the parts instead was as slow as one per block: the thread
 // blocks drift apart, over many chunks.
 template <class Policy>
@@ -399,7 +399,7 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
 // (where sequence decoding takes them longest first, in that order: each stage's in-block match copy
 // waits for its longest block, level 19 +5.8 / +5.7 / +0.7% at 256 KiB /
 // 1 MiB / 4 MiB; literal copy's parts in that order too moved nothing beyond it,
-// +0.7 / -0.6 / -1.0%: ab_many.sh, 1 GiB rows, H200, 2026-11-23 09:39 UTC);
+// +0.7 / -0.6 / -1.0%: ab_many.sh, 1 GiB rows);
 // or, when the wave's blocks average Policy::kRunsSequences sequences or
 // more and chunks are at most Policy::kRunsMaxChunkBytes,
 // execute_runs_kernel, where a thread block takes a listed block from
@@ -436,9 +436,9 @@ __global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlock
 // each warp takes the wave's chunks from a queue (chunks_queued()): with a
 // warp per chunk by index, a class's launch left the other class's warps
 // idle in thread blocks their siblings held (14 of 28 warps an SM active at
-// level 19, 64 KiB, v26); level 19 +7.0 / +3.5% at 64 / 256 KiB. The large
+// level 19, 64 KiB: bench/results/zstd_gpu_history.md, v26); level 19 +7.0 / +3.5% at 64 / 256 KiB. The large
 // batches' kernel spilled 52 bytes with the queue's loop and lost 3% at 1
-// MiB: a warp per chunk there (ab_many.sh, H200, 2026-11-26 ~02:52 UTC).
+// MiB: a warp per chunk there (ab_many.sh).
 template <class Policy, uint32_t N>
 constexpr bool chunks_queued() {
   return N == Policy::kSmallChunkBatchSequences;

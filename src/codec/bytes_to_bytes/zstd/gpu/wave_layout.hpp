@@ -98,12 +98,11 @@ static_assert(WaveLayout::kOrderBucketsAt + 2 * kOrderBuckets * sizeof(uint32_t)
 // equal waves, these on a tie (16 chunks in a temp for 12 run as 8 + 8,
 // not as 12 + a last wave that leaves most of the chip idle).
 // 2,048 chunks of 1 MiB in room for ~1,400, rounds of 792 chunks (sequence decoding's 13
-// lanes), H200, GB/s at levels 1 / 3 / 9: whole rounds, 792 + 792 + 464
+// lanes), GB/s at levels 1 / 3 / 9: whole rounds, 792 + 792 + 464
 // (3 waves, 3 rounds): 161.1 / 90.3 / 67.5; equal, 1,024 + 1,024 (2 waves,
-// 4 rounds): 136.6 / 98.1 / 72.4 (bench/gpu/zstd.sh, 2026-11-22 16:05 and
-// 16:13 UTC). Filled, ~1,400 + ~650 (2 waves, 3 rounds), against equal:
+// 4 rounds): 136.6 / 98.1 / 72.4 (bench/gpu/zstd.sh). Filled, ~1,400 + ~650 (2 waves, 3 rounds), against equal:
 // level 1 1 MiB +14.9%, 4 MiB +13.4%, levels 3 and 9 within -0.2..+1.9%
-// (ab_many.sh, 2 GiB rows, H200, 2026-11-22 18:07 UTC).
+// (ab_many.sh, 2 GiB rows).
 inline uint64_t cut_waves(uint64_t room, uint64_t num_chunks, uint64_t max_chunk_bytes, uint64_t round_blocks) {
   const uint64_t typical = BlockParallelPolicySm90::kTypicalBlockBytes;
   const uint64_t per_chunk = (max_chunk_bytes + typical - 1) / typical;
