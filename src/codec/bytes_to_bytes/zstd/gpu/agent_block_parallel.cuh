@@ -57,7 +57,6 @@ struct BlockParallelParams {
   unsigned long long* cross_queue;  // Cross-block match copy's next part of a listed block; zeroed with item_count
   uint32_t* literals_queue;     // Literal copy's next unit when in parts; zeroed with item_count
   unsigned long long* sequence_total;  // the listed blocks' sequences (table decoding adds them); zeroed with item_count
-  uint32_t* execute_queue;      // In-block match copy's next listed block when in runs; zeroed with item_count
   unsigned long long* literal_total;   // the literals of the listed blocks with sequences (table decoding); zeroed likewise
   uint32_t* chunk_queue;        // Match copy by chunk's next chunk of the wave; zeroed with item_count
   // Sequence decoding's order of the listed compressed blocks (indices into items),
@@ -116,16 +115,6 @@ struct BlockParallelParams {
   template <uint32_t kParted>
   __device__ __forceinline__ bool blocks_in_parts() const {
     return *sequence_total >= static_cast<unsigned long long>(kParted) * *item_count;
-  }
-  // Whether match copy runs them in runs (decoder/block_execution.hpp): where they
-  // average kRuns sequences or more, only in chunks of at most
-  // kRunsMaxChunk bytes: at level 19 in-block match copy's runs gained 5% at 64 KiB, but
-  // in chunks of several blocks (walks through more history) cross-block match copy's walks
-  // for bytes before the runs cost more than in-block match copy saved: 5% at 1 MiB,
-  // 12% at 256 KiB on 1 GiB of chunks (policy.cuh's kRuns*).
-  template <uint32_t kRuns, uint64_t kRunsMaxChunk>
-  __device__ __forceinline__ bool blocks_in_runs() const {
-    return max_chunk_bytes <= kRunsMaxChunk && blocks_in_parts<kRuns>();
   }
   // Whether match copy runs by chunk: where fixed so, or by the rule, where
   // the wave's blocks average kSequences or more and its chunk bound is at
@@ -377,10 +366,8 @@ struct AgentBlockParallel {
   // earlier blocks, for part `part` of `parts` of the sequences of listed
   // block `item`. The warps of the thread block take those sequences from
   // `counter` (shared memory; decoder/block_execution.hpp's tickets).
-  // With `runs` (not kWholeBlock), for in-block match copy's runs of the block (execute_run),
-  // cut as literal copy cuts its parts.
   __device__ __forceinline__ void copy_cross(uint32_t item, uint32_t part, uint32_t parts, uint32_t* counter,
-                                             uint32_t runs, const MatchStages& stages) {
+                                             const MatchStages& stages) {
     const uint32_t slot = bp.items[item];
     const size_t c = slot / bp.max_blocks;
     const uint32_t k = slot % bp.max_blocks;
@@ -395,7 +382,7 @@ struct AgentBlockParallel {
     __syncthreads();
     copy_cross_block_bytes(WarpGroup{}, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
                            static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), WarpTickets{counter, end},
-                           runs == kWholeBlock ? runs : part_sequences(static_cast<uint32_t>(count), runs),
+                           kWholeBlock,
                            stages.floor(bp.match_stage));
   }
 
@@ -436,22 +423,6 @@ struct AgentBlockParallel {
     write_chunk_output(WarpGroup{}, cb, static_cast<const uint8_t*>(bp.p.in_ptrs[chunk]), bp.chunk_blocks(c),
                        plan.valid_blocks, bp.chunk_literals(c), bp.chunk_triples(c),
                        static_cast<uint8_t*>(bp.p.out_ptrs[chunk]));
-  }
-
-  // In-block match copy in runs: run `r` of `runs` of listed compressed block `item`,
-  // after cross-block match copy in the same runs. No warp waits for another.
-  __device__ __forceinline__ void execute_run(InBlockBatch& ib, uint32_t item, uint32_t r, uint32_t runs,
-                                              const MatchStages& stages) {
-    const uint32_t slot = bp.items[item];
-    const size_t c = slot / bp.max_blocks;
-    const uint32_t k = slot % bp.max_blocks;
-    if (k >= bp.plans[c].valid_blocks) return;
-    const BlockRecord* blocks = bp.chunk_blocks(c);
-    if (stages.of(blocks[k]) != bp.match_stage) return;
-    const uint32_t run = part_sequences(blocks[k].sequence_count, runs);
-    execute_in_block_matches(WarpGroup{}, ib, blocks, k, bp.chunk_triples(c), bp.chunk_granules(c),
-                             static_cast<uint8_t*>(bp.p.out_ptrs[bp.first_chunk + c]), r * run, (r + 1) * run,
-                             stages.floor(bp.match_stage));
   }
 
   // After execution, one warp per chunk: the checksums and the chunk's status.

@@ -216,7 +216,6 @@ void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
   bp.cross_queue = reinterpret_cast<unsigned long long*>(at + 8);
   bp.literals_queue = reinterpret_cast<uint32_t*>(at + 16);
   bp.sequence_total = reinterpret_cast<unsigned long long*>(at + 24);
-  bp.execute_queue = reinterpret_cast<uint32_t*>(at + 32);
   bp.literal_total = reinterpret_cast<unsigned long long*>(at + 40);
   bp.chunk_queue = reinterpret_cast<uint32_t*>(at + 48);
   bp.order_counts = reinterpret_cast<uint32_t*>(at + WaveLayout::kOrderBucketsAt);
@@ -225,7 +224,7 @@ void set_counters(BlockParallelParams& bp, uint8_t* counters, uint32_t set) {
 
 // Grids of the phases after table decoding that depend on the device, not on the wave.
 struct PhaseGrids {
-  uint64_t cross_resident, literals_resident, execute_resident, resolve_resident;
+  uint64_t cross_resident, literals_resident, resolve_resident;
   uint64_t chunks_resident;  // Match copy by chunk's with small batches (the fewer of its two kernels')
 };
 
@@ -257,19 +256,15 @@ Result enqueue_after_tables(const BlockParallelParams& bp, const PhaseGrids& g, 
     r = launch(literals_parts_kernel<BpPolicy>, queue_grid(slots, g.literals_resident), part_threads, s, bp);
   }
   // Match copy stage by stage (the kernels of a stage past the wave's count leave
-  // at once); cross-block match copy's queue and in-block match copy's (in runs) anew for each.
+  // at once); cross-block match copy's queue anew for each.
   for (uint32_t stage = 0; r == kSuccess && stage < bp.match_stages_max; ++stage) {
     BlockParallelParams st = bp;
     st.match_stage = stage;
     if (stage > 0) {
       r = static_cast<Result>(cudaMemsetAsync(bp.cross_queue, 0, sizeof(*bp.cross_queue), s));
-      if (r == kSuccess) r = static_cast<Result>(cudaMemsetAsync(bp.execute_queue, 0, sizeof(*bp.execute_queue), s));
     }
     if (r == kSuccess) r = launch_bp(cross_kernel<BpPolicy>, cross, 1, BpPolicy::kCrossWarps * 32, st, s);
     if (r == kSuccess) r = launch_bp(execute_kernel<BpPolicy>, slots, warps, BpPolicy::kThreads, st, s);
-    if (r == kSuccess) {
-      r = launch(execute_runs_kernel<BpPolicy>, queue_grid(slots, g.execute_resident), part_threads, s, st);
-    }
   }
   // Match copy by chunk after literal copy, or with literal copy in its pass (kernel_block_parallel.cuh's
   // literals_with_matches: the device's choice); batches by the chunk bound; with the
@@ -413,7 +408,6 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   const uint64_t write_chunks = resident_thread_blocks(write_chunks_kernel<BpPolicy, kSmall>, BpPolicy::kThreads);
   const PhaseGrids grids{resident_thread_blocks(cross_kernel<BpPolicy>, BpPolicy::kCrossWarps * 32),
                          resident_thread_blocks(literals_parts_kernel<BpPolicy>, part_threads),
-                         resident_thread_blocks(execute_runs_kernel<BpPolicy>, part_threads),
                          resident_thread_blocks(resolve_parts_kernel<BpPolicy>, part_threads),
                          execute_chunks < write_chunks ? execute_chunks : write_chunks};
   // A lane's scratch for `wave` chunks (layout.bytes(wave), from `at`), its

@@ -382,16 +382,12 @@ template <class Policy>
 __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockParallelParams bp) {
   __shared__ uint32_t next_sequence;
   constexpr uint32_t kParts = Policy::kCrossParts;
-  // In-block match copy's runs of a block (execute_runs_kernel), or the whole block.
-  const uint32_t runs = bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()
-                            ? Policy::kPartWarps : kWholeBlock;
   const MatchStages stages = bp.match_stages<Policy::kPartedSequences>();
   if (bp.match_stage >= stages.count || matches_by_chunk<Policy>(bp)) return;
   for_each_queued(bp.cross_queue, static_cast<unsigned long long>(*bp.item_count) * kParts,
                   [&](unsigned long long w) {
                     AgentBlockParallel{bp}.copy_cross(static_cast<uint32_t>(w / kParts),
-                                                      static_cast<uint32_t>(w % kParts), kParts, &next_sequence, runs,
-                                                      stages);
+                                                      static_cast<uint32_t>(w % kParts), kParts, &next_sequence, stages);
                   });
 }
 
@@ -399,30 +395,12 @@ __global__ void __launch_bounds__(Policy::kCrossWarps * 32) cross_kernel(BlockPa
 // (where sequence decoding takes them longest first, in that order: each stage's in-block match copy
 // waits for its longest block, level 19 +5.8 / +5.7 / +0.7% at 256 KiB /
 // 1 MiB / 4 MiB; literal copy's parts in that order too moved nothing beyond it,
-// +0.7 / -0.6 / -1.0%: ab_many.sh, 1 GiB rows);
-// or, when the wave's blocks average Policy::kRunsSequences sequences or
-// more and chunks are at most Policy::kRunsMaxChunkBytes,
-// execute_runs_kernel, where a thread block takes a listed block from
-// a queue and each of its warps one run of the block's sequences (cross-block match copy
-// wrote the match bytes that read before their run).
+// +0.7 / -0.6 / -1.0%: ab_many.sh, 1 GiB rows).
 template <class Policy>
 __global__ void __launch_bounds__(Policy::kThreads, Policy::kCopyMinBlocksPerSm) execute_kernel(BlockParallelParams bp) {
-  if (bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
   if (bp.match_stage >= bp.match_stages<Policy::kPartedSequences>().count || matches_by_chunk<Policy>(bp)) return;
   run_per_listed_block<Policy, InBlockBatch, &AgentBlockParallel::execute<Policy>>(
       bp, bp.blocks_in_parts<Policy::kOrderedSequences>());
-}
-
-template <class Policy>
-__global__ void __launch_bounds__(Policy::kPartWarps * 32, Policy::kCopyMinBlocksPerSm * 4 / Policy::kPartWarps)
-    execute_runs_kernel(BlockParallelParams bp) {
-  if (!bp.blocks_in_runs<Policy::kRunsSequences, Policy::kRunsMaxChunkBytes>()) return;
-  const MatchStages stages = bp.match_stages<Policy::kPartedSequences>();
-  if (bp.match_stage >= stages.count || matches_by_chunk<Policy>(bp)) return;
-  __shared__ InBlockBatch batch[Policy::kPartWarps];
-  for_each_queued(bp.execute_queue, *bp.item_count, [&](uint32_t u) {
-    AgentBlockParallel{bp}.execute_run(batch[threadIdx.x >> 5], u, threadIdx.x >> 5, Policy::kPartWarps, stages);
-  });
 }
 
 // Match copy by chunk, with batches of N sequences (Policy::kChunkBatchSequences,

@@ -65,13 +65,6 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   // parts of kPartWarps warps.
   static constexpr uint32_t kPartedSequences = 2048;
   static constexpr uint32_t kPartWarps = 4;
-  // Match copy by block cuts blocks into runs, a warp each, only in chunks
-  // of at most kRunsMaxChunkBytes (one-block chunks) whose blocks average
-  // kRunsSequences or more: in chunks of several blocks the walks of the
-  // later blocks through the earlier ones cost more than the runs save.
-  static constexpr uint64_t kRunsMaxChunkBytes = 128 * 1024;
-  static constexpr uint32_t kRunsSequences = 6144;
-  static_assert(kRunsSequences >= kPartedSequences, "match copy in runs where literal copy runs in parts");
   // The blocks libzstd writes, to estimate a chunk's blocks when sizing waves.
   static constexpr uint64_t kTypicalBlockBytes = 128 * 1024;
   // Match copy by block in stages (decoder/block_execution.hpp's
@@ -85,17 +78,12 @@ struct BlockParallelPolicySm90 : DecompressPolicySm90 {
   static constexpr uint32_t kMatchStages = 4;
   static constexpr uint32_t kMaxMatchStages = 8;
   // Match copy by chunk (a warp per chunk, its matches in order: no walks
-  // through earlier blocks, no stages, no runs) where the wave's blocks
+  // through earlier blocks, no stages) where the wave's blocks
   // average kMatchesByChunkSequences or more (0: any) and its chunk bound is
   // at most kMatchesByChunkMaxChunkBytes; larger chunks (a chain of tens of
   // thousands of batches each) run by block, in stages.
   static constexpr uint32_t kMatchesByChunkSequences = 0;
   static constexpr uint64_t kMatchesByChunkMaxChunkBytes = 1024 * 1024;
-  // So under the rule every wave whose match copy would run in runs
-  // (kRuns*) runs by chunk instead: runs are reached only where the
-  // benchmark's build fixes match copy by block.
-  static_assert(kMatchesByChunkSequences <= kRunsSequences && kMatchesByChunkMaxChunkBytes >= kRunsMaxChunkBytes,
-                "by chunk covers the waves of match copy in runs");
   // Sequences a batch of match copy by chunk (decoder/block_execution.hpp's
   // ChunkBatch): 64 (two a lane), or 32 where the wave's chunk bound is at
   // most kSmallChunkBatchMaxChunkBytes. A longer batch leaves more matches
