@@ -61,6 +61,13 @@ class Array {
   // selection; partial chunks are read, modified and written back.
   void write(const Selection& selection, std::span<const std::byte> data, const WriteOptions& = {});
 
+  // Variable-length data types (string: UTF-8, bytes): one value per selected
+  // element, C order. The fixed-size read and write above refuse these types,
+  // and these refuse the others (Error invalid_argument).
+  std::vector<std::string> read_variable_length(const Selection& selection = {}, const ReadOptions& = {}) const;
+  void write_variable_length(const Selection& selection, std::span<const std::string> values,
+                             const WriteOptions& = {});
+
   // The store key of a chunk at grid coordinates.
   std::string chunk_key(std::span<const std::uint64_t> chunk_coords) const;
 

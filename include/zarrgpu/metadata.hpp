@@ -28,10 +28,12 @@ namespace zarrgpu {
 
 using json = nlohmann::json;
 
-// One element's value, native byte order, in the first size_of(data_type) bytes.
+// Fixed-size data types: one element's value, native byte order, in the first
+// size_of(data_type) bytes (zero-padded to at least 16 bytes). Variable-length
+// types (string, bytes): the value itself, UTF-8 for strings.
 struct FillValue {
-  std::array<std::byte, 16> bytes{};
-  bool is_null = false;  // format 2 `"fill_value": null`: reads give zeros
+  std::vector<std::byte> bytes = std::vector<std::byte>(16);
+  bool is_null = false;  // format 2 `"fill_value": null`: reads give zeros (empty strings)
 
   bool operator==(const FillValue&) const = default;
   template <class T> static FillValue of(const T& v) {
@@ -43,9 +45,17 @@ struct FillValue {
 };
 
 // Zarr v3 §"Fill value": numbers, "NaN", "Infinity", "-Infinity", "0x…" hex of the
-// float's bits, [re, im] pairs for complex, true/false for bool. Throws invalid_metadata.
+// float's bits, [re, im] pairs for complex, true/false for bool; zarr-python's
+// forms for its NumPy types: integers or "NaT" for times, strings for
+// fixed_length_utf32 and string, base64 for the bytes types. Throws invalid_metadata.
 FillValue parse_fill_value(const json& j, DataType t, int zarr_format);
 json fill_value_to_json(const FillValue& f, DataType t, int zarr_format);
+
+// The data_type member of zarr.json: a name, or {"name", "configuration"} for
+// the parametrised types as zarr-python 3 writes them
+// ({"name": "fixed_length_utf32", "configuration": {"length_bytes": 20}},
+// {"name": "numpy.datetime64", "configuration": {"unit": "s", "scale_factor": 1}}).
+json data_type_to_json(DataType t);
 
 struct CodecSpec {
   std::string name;  // "bytes", "zstd", "sharding_indexed", "numcodecs.delta", ...

@@ -53,6 +53,16 @@ void check_bytes(const Array& a, const Selection& sel, std::size_t got, const ch
                 ErrorContext{a.path(), "", "", a.store()->describe()});
 }
 
+// Before any device allocation for the result: DeviceArray and DLPack carry
+// booleans and numbers only (Array::read says the same for C++ callers).
+void check_device_type(const Array& a) {
+  if (!is_numeric(a.dtype()))
+    throw Error(ErrorKind::unsupported,
+                "arrays of data type " + describe(a.dtype()) +
+                    " cannot be read to a device (only booleans and numbers can); read them to the host",
+                ErrorContext{a.path(), "", "", a.store()->describe()});
+}
+
 ReadOptions read_options(unsigned threads, bool verify_checksums, std::uint64_t device_memory_limit = 0) {
   ReadOptions o;
   o.threads = threads;
@@ -83,6 +93,46 @@ void read_on_device(const Array& a, const Selection& sel, void* out, std::size_t
     if (!caller_stream) release_stream(s, device);
     throw;
   }
+}
+
+// string arrays: str (strict UTF-8, as numcodecs' VLenUTF8 decodes); bytes arrays: bytes.
+nb::list values_to_python(const Array& a, const std::vector<std::string>& values) {
+  const bool text = a.dtype() == DataType::string;
+  nb::list out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::string& v = values[i];
+    PyObject* o = text ? PyUnicode_DecodeUTF8(v.data(), static_cast<Py_ssize_t>(v.size()), "strict")
+                       : PyBytes_FromStringAndSize(v.data(), static_cast<Py_ssize_t>(v.size()));
+    if (o == nullptr) {
+      PyErr_Clear();
+      throw Error(ErrorKind::corrupt_data, "element " + std::to_string(i) + " of the selection is not valid UTF-8",
+                  ErrorContext{a.path(), "", "vlen-utf8", a.store()->describe()});
+    }
+    out.append(nb::steal(o));
+  }
+  return out;
+}
+
+// A sequence of str (string arrays, written as UTF-8) or bytes (bytes arrays).
+std::vector<std::string> values_from_python(const Array& a, nb::handle values) {
+  const bool text = a.dtype() == DataType::string;
+  std::vector<std::string> out;
+  for (nb::handle v : values) {
+    if (text && PyUnicode_Check(v.ptr())) {
+      Py_ssize_t n = 0;
+      const char* s = PyUnicode_AsUTF8AndSize(v.ptr(), &n);
+      if (s == nullptr) throw nb::python_error();
+      out.emplace_back(s, static_cast<std::size_t>(n));
+    } else if (!text && PyBytes_Check(v.ptr())) {
+      out.emplace_back(PyBytes_AS_STRING(v.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(v.ptr())));
+    } else {
+      throw Error(ErrorKind::invalid_argument,
+                  std::string("a ") + (text ? "string" : "bytes") + " array takes " + (text ? "str" : "bytes") +
+                      " values, got " + nb::cast<std::string>(nb::str(v.type().attr("__name__"))),
+                  ErrorContext{a.path(), "", "", a.store()->describe()});
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -138,6 +188,7 @@ void bind_array(nb::module_& m) {
       .def("read_device",
            [](const Array& a, nb::handle dims, int device, nb::object stream, unsigned threads, bool verify_checksums,
               std::uint64_t device_memory_limit) {
+             check_device_type(a);
              Selection sel = selection_from_python(dims);
              std::vector<std::uint64_t> shape;
              const std::size_t bytes = selection_bytes(a, sel, &shape);
@@ -156,6 +207,7 @@ void bind_array(nb::module_& m) {
       .def("read_into_device",
            [](const Array& a, nb::handle dims, std::uintptr_t ptr, std::size_t nbytes, int device, nb::object stream,
               unsigned threads, bool verify_checksums, std::uint64_t device_memory_limit) {
+             check_device_type(a);
              Selection sel = selection_from_python(dims);
              check_bytes(a, sel, nbytes, "read into a device buffer");
              read_on_device(a, sel, reinterpret_cast<void*>(ptr), nbytes, device, stream,
@@ -184,6 +236,28 @@ void bind_array(nb::module_& m) {
              a.set_attributes(std::move(attrs));
            },
            nb::arg("attributes"))
+      .def("read_variable_length",
+           [](const Array& a, nb::handle dims, unsigned threads) {
+             Selection sel = selection_from_python(dims);
+             std::vector<std::string> values;
+             {
+               nb::gil_scoped_release release;
+               values = a.read_variable_length(sel, read_options(threads, true));
+             }
+             return values_to_python(a, values);
+           },
+           nb::arg("selection"), nb::arg("threads") = 0)
+      .def("write_variable_length",
+           [](Array& a, nb::handle dims, nb::handle values, unsigned threads, bool write_empty_chunks) {
+             Selection sel = selection_from_python(dims);
+             std::vector<std::string> items = values_from_python(a, values);
+             WriteOptions o;
+             o.threads = threads;
+             o.write_empty_chunks = write_empty_chunks;
+             nb::gil_scoped_release release;
+             a.write_variable_length(sel, items, o);
+           },
+           nb::arg("selection"), nb::arg("values"), nb::arg("threads") = 0, nb::arg("write_empty_chunks") = false)
       .def("write",
            [](Array& a, nb::handle dims, ConstHostArray data, unsigned threads, bool write_empty_chunks) {
              Selection sel = selection_from_python(dims);

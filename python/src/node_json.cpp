@@ -16,6 +16,10 @@ json describe(const ArrayMetadata& m) {
   j["shape"] = m.shape;
   j["chunk_shape"] = m.chunk_shape;
   j["data_type"] = std::string(v3_name(m.data_type));
+  // The NumPy dtype of the host result ("<U5", "|S4", "<M8[10s]"; "|O" for
+  // string and bytes; numbers: "<f4"); the zarr.json form for the parameters.
+  j["numpy_dtype"] = numpy_str(m.data_type);
+  j["data_type_json"] = data_type_to_json(m.data_type);
   j["fill_value"] = m.fill_value.is_null ? json(nullptr) : fill_value_to_json(m.fill_value, m.data_type, 3);
   json codecs = json::array();
   for (const auto& c : m.codecs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import math
 import struct
 from typing import Any
@@ -29,10 +30,23 @@ def _float_from_json(value: Any, zarr_type: str) -> float:
     return float(value)
 
 
-def fill_value(value: Any, zarr_type: str) -> Any:
-    """The fill value as a NumPy scalar of the array's dtype (None for a format 2 null)."""
+def fill_value(value: Any, zarr_type: str, dtype: np.dtype | None = None) -> Any:
+    """The fill value as a NumPy scalar of the array's dtype (None for a format 2 null).
+
+    As zarr-python 3 gives it: str for string arrays, bytes for bytes arrays,
+    np.str_ / np.bytes_ / np.void for the fixed-length types, datetime64 /
+    timedelta64 of the array's unit for times (INT64_MIN is NaT)."""
     if value is None:
         return None
+    if zarr_type == "string":
+        return str(value)
+    if zarr_type == "variable_length_bytes":
+        return base64.standard_b64decode(value)
+    if zarr_type in ("fixed_length_utf32", "null_terminated_bytes", "raw_bytes"):
+        raw = value if zarr_type == "fixed_length_utf32" else base64.standard_b64decode(value)
+        return np.array(raw, dtype=dtype)[()] if zarr_type != "raw_bytes" else np.void(raw.ljust(dtype.itemsize, b"\0"))
+    if zarr_type in ("numpy.datetime64", "numpy.timedelta64"):
+        return np.int64(value).view(dtype)
     dt = numpy_dtype(zarr_type)
     if zarr_type.startswith("complex"):
         re, im = value

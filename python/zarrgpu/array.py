@@ -13,11 +13,11 @@ import numpy as np
 from . import _zarrgpu
 from ._node import Node
 from ._device import Device, describe_cuda_array_interface, describe_dlpack, parse_device, stream_handle, to_host
-from ._dtypes import numpy_dtype
+from ._dtypes import VARIABLE_LENGTH, array_dtype, is_numeric
 from ._indexing import normalize_key
 from ._metadata import fill_value as _fill_value
 from ._metadata import inner_chunk_shape
-from .errors import InvalidArgumentError, ReadOnlyError
+from .errors import InvalidArgumentError, ReadOnlyError, UnsupportedError
 
 def _bytes(a: np.ndarray) -> np.ndarray:
     """A flat uint8 view of a C-contiguous array: the core takes bytes, so any dtype
@@ -52,7 +52,8 @@ class Array(Node):
         self._url = url
         self._mode = mode
         self._meta = core.metadata
-        self._dtype = numpy_dtype(self._meta["data_type"])
+        self._dtype = array_dtype(self._meta)
+        self._variable_length = self._meta["data_type"] in VARIABLE_LENGTH
 
     # ---- metadata ------------------------------------------------------------
     @property
@@ -73,7 +74,8 @@ class Array(Node):
 
     @property
     def zarr_dtype(self) -> str:
-        """The Zarr v3 data type name ("float32", "bfloat16", ...)."""
+        """The Zarr v3 data type name ("float32", "bfloat16", "string", "fixed_length_utf32", ...);
+        the parameters of the parametrised types are in ``metadata["data_type_json"]``."""
         return self._meta["data_type"]
 
     @property
@@ -121,7 +123,7 @@ class Array(Node):
     @property
     def fill_value(self) -> Any:
         """A NumPy scalar of the array's dtype; None for a format 2 ``null`` fill value."""
-        return _fill_value(self._meta["fill_value"], self._meta["data_type"])
+        return _fill_value(self._meta["fill_value"], self._meta["data_type"], self._dtype)
 
     @property
     def basename(self) -> str:
@@ -188,10 +190,21 @@ class Array(Node):
           stream and is complete on return.
         """
         dims, shape = normalize_key(Ellipsis if selection is None else selection, self.shape, orthogonal=True)
+        dev = parse_device(device)
+        if dev.kind != "cpu" and not is_numeric(self.zarr_dtype):
+            raise UnsupportedError(
+                f"array {self.name} in {self._url} has data type {self.zarr_dtype}, which cannot be read to a "
+                "device (only booleans and numbers can); read it with device='cpu'"
+            )
+        if self._variable_length:
+            if out is not None:
+                raise InvalidArgumentError(f"out= needs fixed-size elements; array {self.name} has data type "
+                                           f"{self.zarr_dtype}")
+            values = self._core.read_variable_length(dims, threads=threads)
+            return np.array(values, dtype=self._dtype).reshape(shape)
         if out is not None:
             return self._read_into(dims, shape, out, device, stream, threads, verify_checksums,
                                    device_memory_limit)
-        dev = parse_device(device)
         if dev.kind == "cpu":
             result = np.empty(shape, dtype=self._dtype)
             self._core.read_into(dims, _bytes(result), threads=threads, verify_checksums=verify_checksums)
@@ -314,6 +327,12 @@ class Array(Node):
         """
         self._check_writable("write")
         dims, shape = normalize_key(Ellipsis if selection is None else selection, self.shape)
+        if self._variable_length:
+            values = np.broadcast_to(np.asarray(value, dtype=object), shape).reshape(-1).tolist()
+            if self.zarr_dtype == "string":
+                values = [v if isinstance(v, str) else str(v) for v in values]
+            self._core.write_variable_length(dims, values, threads=threads, write_empty_chunks=write_empty_chunks)
+            return
         host = to_host(value)
         if host.dtype != self._dtype:
             host = host.astype(self._dtype)

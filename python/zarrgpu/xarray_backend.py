@@ -8,8 +8,9 @@ format 3: it goes to ``encoding["fill_value"]``), and CF decoding by xarray's ow
 ``StoreBackendEntrypoint``. Differences, on purpose:
 
 - ``device="cuda"``: data variables load as CuPy arrays in GPU memory. Dimension
-  coordinates and CF time variables (``units: "... since ..."``) are always read to
-  the host, because pandas indexes and time decoding need NumPy.
+  coordinates, CF time variables (``units: "... since ..."``) and arrays that are not
+  numbers (strings, bytes, datetime64/timedelta64) are always read to the host,
+  because pandas indexes, time decoding and strings need NumPy.
 - ``encoding["compressors"]``, ``["filters"]`` and ``["serializer"]`` are the codec
   dicts (v3 ``{"name", "configuration"}``, v2 numcodecs ``{"id", ...}``) rather than
   zarr-python codec objects; zarr-python accepts these dicts when writing.
@@ -38,6 +39,7 @@ from xarray.core.variable import Variable
 
 from . import _zarrgpu
 from ._device import parse_device
+from ._dtypes import is_numeric
 from .array import Array
 from .errors import InvalidArgumentError
 from .group import Group
@@ -167,7 +169,8 @@ class ZarrgpuDataStore(AbstractDataStore):
         dims, attributes = _dims_and_attrs(array, zarr_format)
         attributes = dict(attributes)
 
-        host = self.device.kind == "cpu" or (len(dims) == 1 and dims[0] == name) or _is_cf_time(attributes)
+        host = (self.device.kind == "cpu" or (len(dims) == 1 and dims[0] == name) or _is_cf_time(attributes)
+                or not is_numeric(array.zarr_dtype))
         wrapper = ZarrgpuBackendArray(array, "cpu" if host else str(self.device))
         data = indexing.LazilyIndexedArray(wrapper)
 
@@ -177,6 +180,8 @@ class ZarrgpuDataStore(AbstractDataStore):
             "preferred_chunks": dict(zip(dims, chunks, strict=True)),
             "shards": array.shards,
         }
+        if array.dtype.kind == "T":  # as xarray's zarr backend: keep NumPy's StringDType on a round trip
+            encoding["dtype"] = array.dtype
         encoding.update(_codec_encoding(array))
         if zarr_format != 3:
             encoding.pop("serializer", None)

@@ -10,6 +10,7 @@
 #include "codec/array_to_array/transpose/transpose_codec.hpp"
 #include "codec/array_to_bytes/bytes/bytes_codec.hpp"
 #include "codec/array_to_bytes/sharding_indexed/sharding_indexed_codec.hpp"
+#include "codec/array_to_bytes/vlen/vlen_codec.hpp"
 #include "codec/bytes_to_bytes/blosc/blosc_codec.hpp"
 #include "codec/bytes_to_bytes/gzip/gzip_codec.hpp"
 #include "codec/bytes_to_bytes/numcodecs/bz2_codec.hpp"
@@ -34,6 +35,8 @@ std::unique_ptr<Codec> make_codec(const CodecSpec& spec, const ChunkRepresentati
   if (n == "gzip" || n == "numcodecs.gzip") return std::make_unique<GzipCodec>(spec, input);
   if (n == "blosc" || n == "numcodecs.blosc") return std::make_unique<BloscCodec>(spec, input);
   if (n == "crc32c") return std::make_unique<Checksum32Codec>(spec, input);
+  // zarr-python 3's array -> bytes codecs of its string and bytes data types.
+  if (n == "vlen-utf8" || n == "vlen-bytes") return std::make_unique<VariableLengthCodec>(spec, input);
   // numcodecs, as zarr-python 3 names them (and as format 2 metadata maps onto).
   if (n == "numcodecs.delta") return std::make_unique<DeltaCodec>(spec, input);
   if (n == "numcodecs.fixedscaleoffset") return std::make_unique<FixedScaleOffsetCodec>(spec, input);

@@ -109,6 +109,22 @@ Array Array::create(std::shared_ptr<Store> store, std::string path, ArrayMetadat
   return array;
 }
 
+namespace {
+
+// Fixed-size reads and writes need fixed-size elements; device reads need
+// types that DLPack and the GPU placement carry (numbers and booleans).
+void check_element_access(const Array& a, bool variable_length, const char* what) {
+  const DataType t = a.dtype();
+  if (is_variable_length(t) == variable_length) return;
+  throw Error(ErrorKind::invalid_argument,
+              variable_length ? std::string(what) + " is for the string and bytes data types, the array has " + describe(t)
+                              : "the array has the variable-length data type " + describe(t) + ": " + what +
+                                    " needs fixed-size elements (use read_variable_length / write_variable_length)",
+              {a.path(), "", "", a.store()->describe()});
+}
+
+}  // namespace
+
 std::string Array::chunk_key(std::span<const std::uint64_t> chunk_coords) const {
   return engine::join_key(path_, metadata_->chunk_key_encoding.encode(chunk_coords));
 }
@@ -216,6 +232,7 @@ void Array::set_attributes(json attributes) {
 }
 
 void Array::read(const Selection& selection, std::span<std::byte> out, const ReadOptions& options) const {
+  check_element_access(*this, false, "a read into a buffer");
   std::vector<DimRange> ranges;
   try {
     ranges = selection.resolve(metadata_->shape);
@@ -226,6 +243,7 @@ void Array::read(const Selection& selection, std::span<std::byte> out, const Rea
 }
 
 Bytes Array::read(const Selection& selection, const ReadOptions& options) const {
+  check_element_access(*this, false, "a read into a buffer");
   std::vector<DimRange> ranges;
   try {
     ranges = selection.resolve(metadata_->shape);
@@ -249,6 +267,11 @@ void Array::read(const Selection& selection, void* out, std::size_t out_bytes, D
     read(selection, std::span(static_cast<std::byte*>(out), out_bytes), options);
     return;
   }
+  if (!is_numeric(metadata_->data_type))
+    throw Error(ErrorKind::unsupported,
+                "arrays of data type " + describe(metadata_->data_type) +
+                    " cannot be read to a device (only booleans and numbers can); read them to the host",
+                {path_, "", "", store_->describe()});
 #if defined(ZARRGPU_ENGINE_DEVICE_READ)
   engine::read_to_device(*this, selection, out, out_bytes, device, options);
 #else
@@ -260,6 +283,7 @@ void Array::read(const Selection& selection, void* out, std::size_t out_bytes, D
 }
 
 void Array::write(const Selection& selection, std::span<const std::byte> data, const WriteOptions& options) {
+  check_element_access(*this, false, "a write from a buffer");
   std::vector<DimRange> ranges;
   try {
     ranges = selection.resolve(metadata_->shape);
@@ -267,6 +291,29 @@ void Array::write(const Selection& selection, std::span<const std::byte> data, c
     throw e.with_context({path_, "", "", store_->describe()});
   }
   engine::write_selection(*store_, path_, *metadata_, *state_, std::move(ranges), data, options);
+}
+
+std::vector<std::string> Array::read_variable_length(const Selection& selection, const ReadOptions& options) const {
+  check_element_access(*this, true, "read_variable_length");
+  std::vector<DimRange> ranges;
+  try {
+    ranges = selection.resolve(metadata_->shape);
+  } catch (const Error& e) {
+    throw e.with_context({path_, "", "", store_->describe()});
+  }
+  return engine::read_variable_length_selection(*store_, path_, *metadata_, *state_, std::move(ranges), options);
+}
+
+void Array::write_variable_length(const Selection& selection, std::span<const std::string> values,
+                                  const WriteOptions& options) {
+  check_element_access(*this, true, "write_variable_length");
+  std::vector<DimRange> ranges;
+  try {
+    ranges = selection.resolve(metadata_->shape);
+  } catch (const Error& e) {
+    throw e.with_context({path_, "", "", store_->describe()});
+  }
+  engine::write_variable_length_selection(*store_, path_, *metadata_, *state_, std::move(ranges), values, options);
 }
 
 }  // namespace zarrgpu

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "codec/array_to_bytes/sharding_indexed/sharding_indexed_codec.hpp"
 #include "codec/codec.hpp"
@@ -27,7 +28,7 @@ struct ArrayState {
   // when shards are read as whole chunks.
   const codec::ShardingIndexedCodec* sharding = nullptr;
   // One element of the fill value, native order (format 2 null -> zeros).
-  std::array<std::byte, 16> fill{};
+  std::vector<std::byte> fill;
   // False for a format 2 null fill value: no chunk counts as "empty".
   bool has_fill = true;
 
@@ -45,6 +46,14 @@ void read_selection(Store& store, const std::string& path, const ArrayMetadata& 
                     std::vector<DimRange> ranges, std::span<std::byte> out, const ReadOptions& options);
 void write_selection(Store& store, const std::string& path, const ArrayMetadata& metadata, const ArrayState& state,
                      std::vector<DimRange> ranges, std::span<const std::byte> data, const WriteOptions& options);
+// The same for variable-length data types (string, bytes): one value per
+// element (src/engine/variable_length.cpp).
+std::vector<std::string> read_variable_length_selection(Store& store, const std::string& path,
+                                                        const ArrayMetadata& metadata, const ArrayState& state,
+                                                        std::vector<DimRange> ranges, const ReadOptions& options);
+void write_variable_length_selection(Store& store, const std::string& path, const ArrayMetadata& metadata,
+                                     const ArrayState& state, std::vector<DimRange> ranges,
+                                     std::span<const std::string> values, const WriteOptions& options);
 
 // Chunks read (or encoded) per batch: enough to keep every thread busy, few
 // enough that a batch's bytes stay bounded (~256 MiB of decoded chunks).

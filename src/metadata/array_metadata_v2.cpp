@@ -26,6 +26,26 @@ std::optional<std::vector<std::optional<std::string>>> dimension_names_from_attr
   return out;
 }
 
+// Zarr v2 §"Data type encoding": "|O" holds Python objects, which the object
+// codec among the filters encodes (numcodecs vlen-utf8 / vlen-bytes).
+std::optional<DataType> object_data_type(const json& zarray, const metadata::FieldPath& at) {
+  const json* filters = metadata::find(zarray, "filters");
+  if (filters != nullptr && filters->is_array()) {
+    for (std::size_t i = 0; i < filters->size(); ++i) {
+      const json* id = metadata::find((*filters)[i], "id");
+      if (id == nullptr || !id->is_string()) continue;
+      if (*id == "vlen-utf8") return DataType::string;
+      if (*id == "vlen-bytes") return DataType::bytes;
+      if (*id == "vlen-array")
+        metadata::fail(ErrorKind::unsupported, (at / "filters")[i],
+                       "object arrays of ragged arrays (numcodecs vlen-array) are not supported");
+    }
+  }
+  metadata::fail(ErrorKind::unsupported, at / "dtype",
+                 "object data type \"|O\" needs a vlen-utf8 or vlen-bytes filter (other object codecs, such as "
+                 "pickle, json or msgpack, are not supported)");
+}
+
 }  // namespace
 
 ArrayMetadata parse_zarray(const json& zarray, const json& zattrs, std::string_view path) {
@@ -48,7 +68,7 @@ ArrayMetadata parse_zarray(const json& zarray, const json& zattrs, std::string_v
   if (dtype.is_array())
     fail(ErrorKind::unsupported, at / "dtype", "structured data types are not supported");
   const std::string dtype_str = as_string(dtype, at / "dtype");
-  auto t = from_numpy_str(dtype_str, &m.v2.endian);
+  auto t = dtype_str == "|O" ? object_data_type(zarray, at) : from_numpy_str(dtype_str, &m.v2.endian);
   if (!t) fail(ErrorKind::unsupported, at / "dtype", "unknown data type \"" + dtype_str + "\"");
   m.data_type = *t;
   check_byte_size(m.shape, size_of(m.data_type), at / "shape");

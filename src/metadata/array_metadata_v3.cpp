@@ -4,6 +4,7 @@
 
 #include "metadata/chunk_key_encoding.hpp"
 #include "metadata/codec_spec.hpp"
+#include "metadata/data_type_json.hpp"
 #include "metadata/fill_value.hpp"
 
 namespace zarrgpu::metadata {
@@ -20,16 +21,6 @@ void check_extension_members(const json& doc, std::initializer_list<std::string_
 }
 
 namespace {
-
-DataType parse_data_type(const json& j, const FieldPath& at) {
-  // A bare name, or the extension-object form {"name": "bfloat16"}.
-  const std::string name = j.is_object() ? as_string(require(j, "name", at), at / "name") : as_string(j, at);
-  auto t = from_v3_name(name);
-  if (!t) fail(ErrorKind::unsupported, at, "unknown data type \"" + name + "\"");
-  if (const json* c = find(j, "configuration"); c != nullptr && !(c->is_object() && c->empty()))
-    fail(ErrorKind::unsupported, at / "configuration", "data type \"" + name + "\" takes no configuration");
-  return *t;
-}
 
 std::vector<std::uint64_t> parse_regular_chunk_grid(const json& j, std::size_t ndim, const FieldPath& at) {
   expect_object(j, at);
@@ -72,7 +63,7 @@ ArrayMetadata parse_array_v3(const json& doc, const FieldPath& at) {
   m.zarr_format = 3;
   m.shape = as_extents(require(doc, "shape", at), at / "shape", 0);
   checked_product(m.shape, at / "shape");
-  m.data_type = parse_data_type(require(doc, "data_type", at), at / "data_type");
+  m.data_type = parse_data_type_v3(require(doc, "data_type", at), at / "data_type");
   m.chunk_shape = parse_regular_chunk_grid(require(doc, "chunk_grid", at), m.ndim(), at / "chunk_grid");
   check_byte_size(m.shape, size_of(m.data_type), at / "shape");
   check_byte_size(m.chunk_shape, size_of(m.data_type), at / "chunk_grid.configuration.chunk_shape");
@@ -102,7 +93,7 @@ json to_zarr_json(const ArrayMetadata& m) {
   // The members and their forms follow what zarr-python 3 writes.
   json doc = json::object();
   doc["shape"] = m.shape;
-  doc["data_type"] = std::string(v3_name(m.data_type));
+  doc["data_type"] = data_type_to_json(m.data_type);
   doc["chunk_grid"] = {{"name", "regular"}, {"configuration", {{"chunk_shape", m.chunk_shape}}}};
   doc["chunk_key_encoding"] = metadata::chunk_key_encoding_to_json(m.chunk_key_encoding);
   doc["fill_value"] = fill_value_to_json(m.fill_value, m.data_type, 3);

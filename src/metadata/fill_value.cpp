@@ -6,9 +6,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <limits>
+#include <span>
 
 #include "metadata/binary_float.hpp"
+#include "metadata/fill_value_text.hpp"
 
 namespace zarrgpu {
 
@@ -25,7 +28,7 @@ BinaryFormat format_of(DataType t) noexcept {
   }
 }
 
-std::string type_label(DataType t) { return std::string(v3_name(t)); }
+std::string type_label(DataType t) { return describe(t); }
 
 [[noreturn]] void fail_fit(const json& j, DataType t, const FieldPath& at, std::string_view why = {}) {
   std::string what = j.dump() + " does not fit data type " + type_label(t);
@@ -149,17 +152,108 @@ json float_component_to_json(std::uint64_t bits, DataType t, int zarr_format) {
   return d;
 }
 
+// ---- times: int64 underneath; zarr-python writes NaT as INT64_MIN, and reads "NaT" too.
+
+constexpr std::int64_t kNaT = std::numeric_limits<std::int64_t>::min();
+
+void parse_time(FillValue& f, const json& j, DataType t, const FieldPath& at) {
+  if (j.is_string() && j.get_ref<const std::string&>() == "NaT") {
+    store_bits(f, 0, static_cast<std::uint64_t>(kNaT), 8);
+    return;
+  }
+  if (!j.is_number_integer() && !j.is_number_float())
+    fail(ErrorKind::invalid_metadata, at,
+         "expected an integer or \"NaT\" for data type " + type_label(t) + ", got " + std::string(metadata::json_kind(j)));
+  parse_integer(f, j, DataType::int64, at);
+}
+
+// ---- strings and bytes ---------------------------------------------------------
+
+std::string expect_string(const json& j, DataType t, const FieldPath& at, std::string_view form) {
+  if (!j.is_string())
+    fail(ErrorKind::invalid_metadata, at,
+         "expected " + std::string(form) + " for data type " + type_label(t) + ", got " +
+             std::string(metadata::json_kind(j)));
+  return j.get<std::string>();
+}
+
+std::vector<std::byte> base64_value(const json& j, DataType t, const FieldPath& at) {
+  const std::string text = expect_string(j, t, at, "a base64 string");
+  auto bytes = metadata::base64_decode(text);
+  if (!bytes) fail(ErrorKind::invalid_metadata, at, "\"" + text + "\" is not base64 (data type " + type_label(t) + ")");
+  return *bytes;
+}
+
+// Fixed-length types: the value in the element's bytes, zero-padded; a longer
+// value is cut to the element, as zarr-python's cast_scalar does.
+void store_fixed(FillValue& f, DataType t, const std::vector<std::byte>& value) {
+  std::fill(f.bytes.begin(), f.bytes.end(), std::byte{0});
+  std::copy_n(value.begin(), std::min(value.size(), size_of(t)), f.bytes.begin());
+}
+
+void parse_text(FillValue& f, const json& j, DataType t, const FieldPath& at) {
+  switch (t.kind) {
+    case DataTypeKind::fixed_length_utf32:
+      store_fixed(f, t, metadata::utf8_to_utf32le(expect_string(j, t, at, "a string")));
+      return;
+    case DataTypeKind::null_terminated_bytes:
+    case DataTypeKind::raw_bytes:
+      store_fixed(f, t, base64_value(j, t, at));
+      return;
+    case DataTypeKind::bytes:
+      f.bytes = base64_value(j, t, at);
+      return;
+    default: {  // string: zarr-python 2 wrote numbers for object arrays; zarr-python 3 reads them as str(value)
+      std::string text;
+      if (j.is_string()) text = j.get<std::string>();
+      else if (j.is_number()) text = j.dump();
+      else expect_string(j, t, at, "a string");
+      f.bytes.resize(text.size());
+      std::memcpy(f.bytes.data(), text.data(), text.size());
+      return;
+    }
+  }
+}
+
+json text_to_json(const FillValue& f, DataType t) {
+  const std::span<const std::byte> all(f.bytes);
+  switch (t.kind) {
+    case DataTypeKind::fixed_length_utf32:
+      return metadata::utf32le_to_utf8(all.first(size_of(t)));
+    case DataTypeKind::null_terminated_bytes: {
+      // As NumPy's bytes_ scalar (and so zarr-python): trailing NULs dropped.
+      std::size_t n = size_of(t);
+      while (n > 0 && all[n - 1] == std::byte{0}) --n;
+      return metadata::base64_encode(all.first(n));
+    }
+    case DataTypeKind::raw_bytes: return metadata::base64_encode(all.first(size_of(t)));
+    case DataTypeKind::bytes: return metadata::base64_encode(all);
+    default: return std::string(reinterpret_cast<const char*>(f.bytes.data()), f.bytes.size());
+  }
+}
+
 }  // namespace
 
 namespace metadata {
 
 FillValue parse_fill_value(const json& j, DataType t, int zarr_format, const FieldPath& at) {
   FillValue f;
+  if (is_fixed_length(t)) f.bytes.resize(std::max<std::size_t>(16, size_of(t)));
   if (j.is_null()) {
-    if (zarr_format == 2) { f.is_null = true; return f; }
+    if (zarr_format == 2) {
+      // Reads give the type's default, as zarr-python's: zeros, empty strings, NaT for times.
+      f.is_null = true;
+      if (is_variable_length(t)) f.bytes.clear();
+      if (is_time(t)) store_bits(f, 0, static_cast<std::uint64_t>(kNaT), 8);
+      return f;
+    }
     fail(ErrorKind::invalid_metadata, at, "must not be null in format 3");
   }
-  if (t == DataType::bool_) {
+  if (is_time(t)) {
+    parse_time(f, j, t, at);
+  } else if (is_fixed_length(t) || is_variable_length(t)) {
+    parse_text(f, j, t, at);
+  } else if (t == DataType::bool_) {
     // Format 2 writers (zarr-python 2 among them) may write a bool's fill
     // value as a number; zarr-python reads it as bool(number).
     if (zarr_format == 2 && j.is_number()) {
@@ -194,6 +288,8 @@ FillValue parse_fill_value(const json& j, DataType t, int zarr_format) {
 
 json fill_value_to_json(const FillValue& f, DataType t, int zarr_format) {
   if (f.is_null && zarr_format == 2) return nullptr;
+  if (is_time(t)) return integer_to_json(f, DataType::int64);
+  if (is_fixed_length(t) || is_variable_length(t)) return text_to_json(f, t);
   if (t == DataType::bool_) return f.bytes[0] != std::byte{0};
   if (is_signed_int(t) || is_unsigned_int(t)) return integer_to_json(f, t);
   if (is_complex(t)) {
@@ -205,8 +301,9 @@ json fill_value_to_json(const FillValue& f, DataType t, int zarr_format) {
 }
 
 bool FillValue::is_zero(DataType t) const noexcept {
-  if (is_null) return true;
-  for (std::size_t i = 0; i < size_of(t); ++i)
+  if (is_null) return !is_time(t);  // a null time reads as NaT (parse_fill_value)
+  if (is_variable_length(t)) return bytes.empty();
+  for (std::size_t i = 0; i < size_of(t) && i < bytes.size(); ++i)
     if (bytes[i] != std::byte{0}) return false;
   return true;
 }

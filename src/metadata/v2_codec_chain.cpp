@@ -8,11 +8,13 @@
 //   astype, quantize, bitround,
 //   packbits
 //   the (filtered) dtype       -> bytes {endian}
+//   vlen-utf8, vlen-bytes      -> the same names, array -> bytes ("|O" arrays)
 //   zstd, gzip, blosc          -> zstd, gzip, blosc
 //   shuffle, zlib, lz4, bz2,   -> numcodecs.* bytes -> bytes, as a filter (after the
 //   lzma, crc32, adler32,         value filters) or as the compressor
 //   crc32c, fletcher32
 #include <numeric>
+#include <optional>
 
 #include "core/numpy_dtype_spelling.hpp"
 #include "metadata/json_field.hpp"
@@ -27,6 +29,8 @@ bool is_value_filter(std::string_view id) {
   return id == "delta" || id == "fixedscaleoffset" || id == "astype" || id == "quantize" || id == "bitround" ||
          id == "packbits";
 }
+// numcodecs' object codecs: array -> bytes for "|O" arrays.
+bool is_object_codec(std::string_view id) { return id == "vlen-utf8" || id == "vlen-bytes"; }
 // numcodecs codecs that zarrgpu runs under their own "numcodecs.<id>" name.
 bool is_numcodecs_bytes_codec(std::string_view id) {
   return id == "shuffle" || id == "zlib" || id == "lz4" || id == "bz2" || id == "lzma" || id == "crc32" ||
@@ -124,6 +128,7 @@ std::vector<CodecSpec> build_chain(const ArrayMetadata::V2& v2, DataType t, std:
   DataType encoded = t;
   Endian endian = v2.endian;
   std::vector<CodecSpec> byte_filters;
+  std::optional<CodecSpec> object_codec;
   if (!v2.filters.is_null()) {
     const FieldPath fat = at / "filters";
     metadata::expect_array(v2.filters, fat);
@@ -132,7 +137,16 @@ std::vector<CodecSpec> build_chain(const ArrayMetadata::V2& v2, DataType t, std:
       const FieldPath iat = fat[i];
       const std::string id = metadata::as_string(metadata::require(f, "id", iat), iat / "id");
       codec = id;
-      if (is_value_filter(id)) {
+      if (is_object_codec(id)) {
+        // Zarr v2: the object codec turns the objects into bytes, so it comes
+        // before any byte filter, and only "|O" arrays have one.
+        if (!is_variable_length(t) || object_codec || !byte_filters.empty())
+          fail(ErrorKind::unsupported, iat / "id",
+               "filter \"" + id + "\" encodes the objects of a \"|O\" array and must be its first filter");
+        object_codec = CodecSpec{id, json::object()};
+      } else if (is_value_filter(id)) {
+        if (is_variable_length(t))
+          fail(ErrorKind::unsupported, iat / "id", "filter \"" + id + "\" does not apply to objects");
         if (!byte_filters.empty())
           fail(ErrorKind::unsupported, iat / "id",
                "filter \"" + id + "\" acts on values but follows a byte filter (\"" +
@@ -146,10 +160,15 @@ std::vector<CodecSpec> build_chain(const ArrayMetadata::V2& v2, DataType t, std:
     }
   }
 
-  // Zarr v3 core §"bytes": endian is required unless the type has 1-byte items.
-  json bytes_config = json::object();
-  if (size_of(encoded) > 1) bytes_config["endian"] = endian == Endian::little ? "little" : "big";
-  chain.push_back({"bytes", bytes_config});
+  if (object_codec) {
+    chain.push_back(std::move(*object_codec));
+    encoded = DataType::uint8;  // what byte filters and blosc see: bytes
+  } else {
+    // Zarr v3 core §"bytes": endian is required unless the type has 1-byte items.
+    json bytes_config = json::object();
+    if (component_size(encoded) > 1) bytes_config["endian"] = endian == Endian::little ? "little" : "big";
+    chain.push_back({"bytes", bytes_config});
+  }
   for (auto& b : byte_filters) chain.push_back(std::move(b));
 
   if (!v2.compressor.is_null()) {

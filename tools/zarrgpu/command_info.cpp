@@ -103,7 +103,7 @@ json describe(const NodeTree& tree, const NodeEntry& e) {
   auto names = dimension_names_of(m);
   j["node_type"] = "array";
   j["shape"] = shape_json(m.shape);
-  j["data_type"] = std::string(v3_name(m.data_type));
+  j["data_type"] = describe(m.data_type);
   j["chunks"] = shape_json(m.chunk_shape);
   j["inner_chunks"] = inner.empty() ? json(nullptr) : shape_json(inner);
   j["codecs"] = summarize_codecs(m.codecs);
@@ -113,8 +113,11 @@ json describe(const NodeTree& tree, const NodeEntry& e) {
   j["attributes"] = m.attributes;
   j["stored_bytes"] = s.stored;
   j["stored_keys"] = s.keys;
-  j["uncompressed_bytes"] = s.uncompressed;
-  j["ratio"] = s.stored ? json(static_cast<double>(s.uncompressed) / static_cast<double>(s.stored)) : json(nullptr);
+  // Variable-length elements (strings, bytes) have no size until read: null.
+  const bool sized = !is_variable_length(m.data_type);
+  j["uncompressed_bytes"] = sized ? json(s.uncompressed) : json(nullptr);
+  j["ratio"] = sized && s.stored ? json(static_cast<double>(s.uncompressed) / static_cast<double>(s.stored))
+                                 : json(nullptr);
   return j;
 }
 
@@ -163,10 +166,14 @@ void print_text(const NodeTree& tree, const json& nodes) {
     field("codecs", n["codecs"].get<std::string>());
     field("fill value", n["fill_value"].dump());
     auto stored = n["stored_bytes"].get<std::uint64_t>();
-    auto raw = n["uncompressed_bytes"].get<std::uint64_t>();
     field("stored", format_bytes(static_cast<double>(stored)) + " (" + std::to_string(stored) + " bytes, " +
                         std::to_string(n["stored_keys"].get<std::uint64_t>()) + " keys)");
-    field("uncompressed", format_bytes(static_cast<double>(raw)) + " (" + std::to_string(raw) + " bytes)");
+    if (n["uncompressed_bytes"].is_null()) {
+      field("uncompressed", "variable-length elements");
+    } else {
+      auto raw = n["uncompressed_bytes"].get<std::uint64_t>();
+      field("uncompressed", format_bytes(static_cast<double>(raw)) + " (" + std::to_string(raw) + " bytes)");
+    }
     if (!n["ratio"].is_null()) {
       char r[32];
       std::snprintf(r, sizeof r, "%.2f", n["ratio"].get<double>());

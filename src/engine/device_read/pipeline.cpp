@@ -83,7 +83,8 @@ class Reader {
     cpu_threads_ = ThreadPool::shared().size() + 1;  // the calling thread works too
     if (has_zstd_) stats_.zstd_decoder = describe_zstd_choice(request_, GpuZstd::available(), sm_count_, cpu_threads_);
     fill_ = {};
-    std::memcpy(&fill_, array.metadata().fill_value.bytes.data(), sizeof(fill_));
+    const auto& fill_bytes = array.metadata().fill_value.bytes;
+    std::memcpy(&fill_, fill_bytes.data(), std::min(sizeof(fill_), fill_bytes.size()));
     choose_io_path();
   }
 

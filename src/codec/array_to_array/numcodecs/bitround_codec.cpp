@@ -11,10 +11,10 @@ namespace {
 
 // Mantissa bits of each float type (numcodecs.bitround.max_bits).
 int mantissa_bits(DataType t) {
-  switch (t) {
-    case DataType::float16: return 10;
-    case DataType::float32: return 23;
-    case DataType::float64: return 52;
+  switch (t.kind) {
+    case DataTypeKind::float16: return 10;
+    case DataTypeKind::float32: return 23;
+    case DataTypeKind::float64: return 52;
     default: return -1;
   }
 }
@@ -65,9 +65,9 @@ void BitRoundCodec::encode(std::span<const std::byte> in, std::span<std::byte> o
   }
   const int maskbits = bits - static_cast<int>(keepbits_);
   const std::size_t n = decoded.num_elements();
-  switch (decoded.data_type) {
-    case DataType::float16: round_bits<std::uint16_t>(in.data(), out.data(), n, maskbits); break;
-    case DataType::float32: round_bits<std::uint32_t>(in.data(), out.data(), n, maskbits); break;
+  switch (decoded.data_type.kind) {
+    case DataTypeKind::float16: round_bits<std::uint16_t>(in.data(), out.data(), n, maskbits); break;
+    case DataTypeKind::float32: round_bits<std::uint32_t>(in.data(), out.data(), n, maskbits); break;
     default: round_bits<std::uint64_t>(in.data(), out.data(), n, maskbits); break;
   }
 }

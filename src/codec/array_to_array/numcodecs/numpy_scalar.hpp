@@ -104,21 +104,22 @@ template <class T> T around(T a) noexcept {
 }
 
 // Calls f(T{}) with T the C++ type of `t` (Half for float16); false for the
-// types the numcodecs filters do not handle (bool, bfloat16, complex).
+// types the numcodecs filters do not handle (bool, bfloat16, complex, and
+// zarr-python's NumPy types: strings, bytes, times).
 template <class F>
 bool visit(DataType t, F&& f) {
-  switch (t) {
-    case DataType::int8: f(std::int8_t{}); return true;
-    case DataType::int16: f(std::int16_t{}); return true;
-    case DataType::int32: f(std::int32_t{}); return true;
-    case DataType::int64: f(std::int64_t{}); return true;
-    case DataType::uint8: f(std::uint8_t{}); return true;
-    case DataType::uint16: f(std::uint16_t{}); return true;
-    case DataType::uint32: f(std::uint32_t{}); return true;
-    case DataType::uint64: f(std::uint64_t{}); return true;
-    case DataType::float16: f(Half{}); return true;
-    case DataType::float32: f(float{}); return true;
-    case DataType::float64: f(double{}); return true;
+  switch (t.kind) {
+    case DataTypeKind::int8: f(std::int8_t{}); return true;
+    case DataTypeKind::int16: f(std::int16_t{}); return true;
+    case DataTypeKind::int32: f(std::int32_t{}); return true;
+    case DataTypeKind::int64: f(std::int64_t{}); return true;
+    case DataTypeKind::uint8: f(std::uint8_t{}); return true;
+    case DataTypeKind::uint16: f(std::uint16_t{}); return true;
+    case DataTypeKind::uint32: f(std::uint32_t{}); return true;
+    case DataTypeKind::uint64: f(std::uint64_t{}); return true;
+    case DataTypeKind::float16: f(Half{}); return true;
+    case DataTypeKind::float32: f(float{}); return true;
+    case DataTypeKind::float64: f(double{}); return true;
     default: return false;
   }
 }

@@ -15,9 +15,10 @@ BytesCodec::BytesCodec(const CodecSpec& spec, const ChunkRepresentation& input) 
     if (e == "little") endian_ = Endian::little;
     else if (e == "big") endian_ = Endian::big;
     else config.fail("endian must be \"little\" or \"big\", got \"" + e + "\"");
-  } else if (size_of(input.data_type) > 1) {
-    // Zarr v3 §"bytes codec": required unless the data type has one byte.
-    config.fail("endian is required for data type " + std::string(v3_name(input.data_type)));
+  } else if (component_size(input.data_type) > 1) {
+    // Zarr v3 §"bytes codec": required unless the data type has one byte
+    // (per component: zarr-python writes null_terminated_bytes without it).
+    config.fail("endian is required for data type " + describe(input.data_type));
   }
 }
 

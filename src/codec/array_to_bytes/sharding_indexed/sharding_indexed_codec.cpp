@@ -1,5 +1,6 @@
 #include "codec/array_to_bytes/sharding_indexed/sharding_indexed_codec.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -28,7 +29,8 @@ ShardingIndexedCodec::ShardingIndexedCodec(const CodecSpec& spec, const ChunkRep
   fill_chunk_.resize(inner.nbytes());
   const std::size_t e = size_of(shard.data_type);
   FillValue fill = shard.fill_value;
-  if (fill.is_null) fill.bytes = {};
+  if ((fill.is_null && !is_time(shard.data_type)) || fill.bytes.size() < e)
+    fill.bytes.assign(std::max<std::size_t>(e, 16), std::byte{0});
   if (fill_chunk_.size()) {
     const auto& shape = layout_.inner_chunk_shape;
     const std::vector<std::uint64_t> zero(shape.size(), 0);
