@@ -79,7 +79,7 @@ TEST(ArrayMetadataV2, BadInputNamesNodeAndField) {
       {"zero chunk", [](json& z) { z["chunks"][2] = 0; }, ErrorKind::invalid_metadata, {"chunks[2]", "positive"}},
       {"negative chunk", [](json& z) { z["chunks"][0] = -8; }, ErrorKind::invalid_metadata, {"chunks[0]"}},
       {"chunk rank", [](json& z) { z["chunks"] = {8, 8}; }, ErrorKind::invalid_metadata, {"chunks", "2 dimensions"}},
-      {"dtype", [](json& z) { z["dtype"] = "<U4"; }, ErrorKind::unsupported, {"dtype", "<U4"}},
+      {"dtype", [](json& z) { z["dtype"] = "<f16"; }, ErrorKind::unsupported, {"dtype", "<f16"}},
       {"structured dtype", [](json& z) { z["dtype"] = json::parse(R"([["a", "<i4"]])"); }, ErrorKind::unsupported,
        {"dtype", "structured"}},
       {"fill", [](json& z) { z["fill_value"] = 1.5; }, ErrorKind::invalid_metadata, {"fill_value", "int32"}},
