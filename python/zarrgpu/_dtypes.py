@@ -138,6 +138,8 @@ def data_type_for_create(dtype) -> tuple[str, object, str, list | None]:
     if isinstance(dtype, str) and dtype == "bfloat16":
         return "bfloat16", "bfloat16", "bfloat16", None
     dt = np.dtype(dtype)
+    if dt.fields is not None or dt.subdtype is not None:
+        raise TypeError(f"zarrgpu does not support the structured or subarray data type {dt!s}")
     if dt.kind in "OT":
         return STRING, STRING, "|O", [{"id": "vlen-utf8"}]
     if dt.kind in _FIXED_V3:

@@ -86,7 +86,7 @@ def test_create_argument_errors(tmp_path):
     with pytest.raises(zarrgpu.InvalidArgumentError, match="chunks"):
         zarrgpu.create_array(tmp_path / "e.zarr", shape=(3, 3), dtype="f4", chunks=(3,))
     with pytest.raises(TypeError, match="data type"):
-        zarrgpu.create_array(tmp_path / "e.zarr", shape=(3,), dtype="U5")
+        zarrgpu.create_array(tmp_path / "e.zarr", shape=(3,), dtype=[("a", "<i4"), ("b", "<f8")])
     with pytest.raises(zarrgpu.InvalidArgumentError, match="zarr_format=3"):
         zarrgpu.create_array(tmp_path / "e.zarr", shape=(3,), dtype="f4", zarr_format=2, shards=(3,))
     # NaN attributes are written as zarr-python writes them (test_metadata_json.py); what
