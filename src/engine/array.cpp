@@ -123,6 +123,15 @@ void check_element_access(const Array& a, bool variable_length, const char* what
               {a.path(), "", "", a.store()->describe()});
 }
 
+// The selection's ranges; errors name the array.
+std::vector<DimRange> resolve(const Array& a, const Selection& selection) {
+  try {
+    return selection.resolve(a.metadata().shape);
+  } catch (const Error& e) {
+    throw e.with_context({a.path(), "", "", a.store()->describe()});
+  }
+}
+
 }  // namespace
 
 std::string Array::chunk_key(std::span<const std::uint64_t> chunk_coords) const {
@@ -233,23 +242,13 @@ void Array::set_attributes(json attributes) {
 
 void Array::read(const Selection& selection, std::span<std::byte> out, const ReadOptions& options) const {
   check_element_access(*this, false, "a read into a buffer");
-  std::vector<DimRange> ranges;
-  try {
-    ranges = selection.resolve(metadata_->shape);
-  } catch (const Error& e) {
-    throw e.with_context({path_, "", "", store_->describe()});
-  }
+  std::vector<DimRange> ranges = resolve(*this, selection);
   engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out, options);
 }
 
 Bytes Array::read(const Selection& selection, const ReadOptions& options) const {
   check_element_access(*this, false, "a read into a buffer");
-  std::vector<DimRange> ranges;
-  try {
-    ranges = selection.resolve(metadata_->shape);
-  } catch (const Error& e) {
-    throw e.with_context({path_, "", "", store_->describe()});
-  }
+  std::vector<DimRange> ranges = resolve(*this, selection);
   std::vector<std::uint64_t> counts;
   for (const auto& r : ranges) counts.push_back(r.count);
   const auto n = engine::checked_product(counts, size_of(metadata_->data_type));
@@ -284,35 +283,20 @@ void Array::read(const Selection& selection, void* out, std::size_t out_bytes, D
 
 void Array::write(const Selection& selection, std::span<const std::byte> data, const WriteOptions& options) {
   check_element_access(*this, false, "a write from a buffer");
-  std::vector<DimRange> ranges;
-  try {
-    ranges = selection.resolve(metadata_->shape);
-  } catch (const Error& e) {
-    throw e.with_context({path_, "", "", store_->describe()});
-  }
+  std::vector<DimRange> ranges = resolve(*this, selection);
   engine::write_selection(*store_, path_, *metadata_, *state_, std::move(ranges), data, options);
 }
 
 std::vector<std::string> Array::read_variable_length(const Selection& selection, const ReadOptions& options) const {
   check_element_access(*this, true, "read_variable_length");
-  std::vector<DimRange> ranges;
-  try {
-    ranges = selection.resolve(metadata_->shape);
-  } catch (const Error& e) {
-    throw e.with_context({path_, "", "", store_->describe()});
-  }
+  std::vector<DimRange> ranges = resolve(*this, selection);
   return engine::read_variable_length_selection(*store_, path_, *metadata_, *state_, std::move(ranges), options);
 }
 
 void Array::write_variable_length(const Selection& selection, std::span<const std::string> values,
                                   const WriteOptions& options) {
   check_element_access(*this, true, "write_variable_length");
-  std::vector<DimRange> ranges;
-  try {
-    ranges = selection.resolve(metadata_->shape);
-  } catch (const Error& e) {
-    throw e.with_context({path_, "", "", store_->describe()});
-  }
+  std::vector<DimRange> ranges = resolve(*this, selection);
   engine::write_variable_length_selection(*store_, path_, *metadata_, *state_, std::move(ranges), values, options);
 }
 
