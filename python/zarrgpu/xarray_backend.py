@@ -100,6 +100,10 @@ def _dims_and_attrs(array: Array, zarr_format: int) -> tuple[tuple, dict]:
     return dims, hidden
 
 
+# The array -> bytes codecs of Zarr v3 and zarr-python 3 (the string and bytes types' vlen codecs).
+_SERIALIZERS = ("bytes", "sharding_indexed", "vlen-utf8", "vlen-bytes")
+
+
 def _codec_encoding(array: Array) -> dict:
     if array.zarr_format == 2:
         compressor = array.compressor
@@ -109,7 +113,7 @@ def _codec_encoding(array: Array) -> dict:
             "filters": tuple(filters) if filters else (),
         }
     chain = array.codecs
-    serializer_at = next((i for i, c in enumerate(chain) if c["name"] in ("bytes", "sharding_indexed")), 0)
+    serializer_at = next((i for i, c in enumerate(chain) if c["name"] in _SERIALIZERS), 0)
     return {
         "filters": tuple(chain[:serializer_at]),
         "serializer": chain[serializer_at] if chain else None,
