@@ -106,6 +106,12 @@ std::vector<std::string> read_variable_length_selection(Store& store, const std:
 void write_variable_length_selection(Store& store, const std::string& path, const ArrayMetadata& metadata,
                                      const ArrayState& state, std::vector<DimRange> ranges,
                                      std::span<const std::string> values, const WriteOptions& options) {
+  // As write_selection: a position list may visit a chunk in several runs, which
+  // would rewrite it concurrently.
+  for (const auto& r : ranges)
+    if (r.is_list)
+      throw Error(ErrorKind::unsupported, "writes take integers and slices, not lists of positions",
+                  {path, "", "", store.describe()});
   const Plan plan(metadata, path, std::move(ranges));
   if (values.size() != plan.out_elements())
     throw Error(ErrorKind::invalid_argument,

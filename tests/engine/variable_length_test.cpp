@@ -60,6 +60,23 @@ TEST(VariableLength, FixedSizeAndDeviceAccessAreRefused) {
   EXPECT_THROW(a.write_variable_length({}, std::vector<std::string>(3, "x")), Error);  // 3 values for 2 elements
 }
 
+TEST(VariableLength, PositionListsReadInTheirOrderAndWritesRefuseThem) {
+  auto store = make_memory_store();
+  Array a = Array::create(store, "s", string_array({6}, {2}, "-"));
+  a.write_variable_length({}, std::vector<std::string>{"a", "b", "c", "d", "e", "f"});
+  // Unsorted, repeated, across chunks: each run of the list reads its chunk again.
+  const auto got = a.read_variable_length(Selection{{DimSelection::positions({5, 0, 0, 3, 2, -1})}});
+  EXPECT_EQ(got, (std::vector<std::string>{"f", "a", "a", "d", "c", "f"}));
+  try {
+    a.write_variable_length(Selection{{DimSelection::positions({1, 0})}}, std::vector<std::string>{"x", "y"});
+    FAIL() << "wrote a list";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+    EXPECT_NE(std::string(e.what()).find("not lists of positions"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(a.read_variable_length(), (std::vector<std::string>{"a", "b", "c", "d", "e", "f"}));
+}
+
 TEST(VariableLength, ShardedStringArraysAreAClearError) {
   auto m = string_array({4}, {4}, "");
   json config = {{"chunk_shape", {2}},
