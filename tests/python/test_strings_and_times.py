@@ -186,6 +186,17 @@ def test_string_array_rejects_device_reads_and_byte_buffers(tmp_path, fmt):
         zarrgpu.open(str(u)).read(device="cuda:0")
 
 
+@pytest.mark.parametrize("fmt", [2, 3])
+def test_device_read_error_names_the_array(tmp_path, fmt):
+    path = tmp_path / "g.zarr"
+    g = zarr.open_group(str(path), mode="w", zarr_format=fmt)
+    g.create_array("stations", shape=(2,), chunks=(2,), dtype=str)[:] = np.array(["a", "b"], dtype=object)
+    g.create_array("when", shape=(2,), chunks=(2,), dtype="<M8[s]")
+    for name in ("stations", "when"):
+        with pytest.raises(UnsupportedError, match=rf"array /?{name} .*cannot be read to a device"):
+            zarrgpu.open(str(path))[name].read(device="cuda")
+
+
 def test_object_array_without_a_vlen_codec_is_a_clear_error(tmp_path):
     path = tmp_path / "o.zarr"
     path.mkdir()

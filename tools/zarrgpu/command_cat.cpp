@@ -102,6 +102,12 @@ int run_cat(const std::vector<std::string>& argv) {
                 {loc.path, "", "", store->describe()});
   }
   Array array = Array::open(store, loc.path);
+  // .npy holds fixed-size elements; an object array would need pickle to load.
+  if (is_variable_length(array.dtype()))
+    throw Error(ErrorKind::unsupported,
+                "cat writes .npy files of fixed-size elements; the array has the variable-length data type " +
+                    describe(array.dtype()) + " (read it with zarrgpu.open in Python)",
+                {loc.path, "", "", store->describe()});
   std::vector<DimRange> ranges;
   try {
     ranges = sel.resolve(array.shape());
@@ -124,7 +130,7 @@ int run_cat(const std::vector<std::string>& argv) {
   if (!args.flag("quiet")) {
     std::string s;
     for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    std::cerr << "wrote " << (to_stdout ? std::string("standard output") : *out) << ": " << v3_name(array.dtype()) << " (" << s << ") "
+    std::cerr << "wrote " << (to_stdout ? std::string("standard output") : *out) << ": " << describe(array.dtype()) << " (" << s << ") "
               << format_bytes(static_cast<double>(data.size())) << " from "
               << (loc.path.empty() ? std::string("/") : loc.path) << " on " << device.to_string() << "\n";
   }

@@ -19,6 +19,9 @@ namespace zarrgpu::cli {
 
 namespace {
 
+// Bytes per element that blocks of string and bytes arrays are planned with.
+constexpr std::size_t kVariableLengthPlanBytes = 16;
+
 const std::vector<OptionSpec> kOptions = {
     {"format", true, "3|2", "Zarr format of DST (default: the source's)"},
     {"chunks", true, "SPEC", "chunk shape: 1,721,1440 or time=1,lat=721 (names: dimension_names / "
@@ -140,7 +143,12 @@ int run_convert(const std::vector<std::string>& argv) {
     if (e.is_array()) {
       const auto& m = std::get<ArrayMetadata>(e.metadata);
       j.dst_meta = convert_array_metadata(j.dst_path, m, opt);
-      total_bytes += m.num_elements() * size_of(m.data_type);
+      // The engine reads and writes no sharded string or bytes arrays.
+      if (is_variable_length(m.data_type) && std::get<ArrayMetadata>(j.dst_meta).codecs.front().name == "sharding_indexed")
+        throw Error(ErrorKind::unsupported,
+                    "the variable-length data type " + describe(m.data_type) + " cannot be sharded",
+                    {e.path, "", "", tree.store->describe()});
+      total_bytes += m.num_elements() * (is_variable_length(m.data_type) ? kVariableLengthPlanBytes : size_of(m.data_type));
     } else {
       GroupMetadata g = std::get<GroupMetadata>(e.metadata);
       g.zarr_format = dst_format;
@@ -163,7 +171,10 @@ int run_convert(const std::vector<std::string>& argv) {
       const auto& dm = std::get<ArrayMetadata>(j.dst_meta);
       Array src = Array::open(tree.store, j.src_path);
       Array dst_array = Array::create(out, j.dst_path, dm);
-      const std::size_t itemsize = size_of(dm.data_type);
+      // Variable-length elements have no fixed size: blocks are planned as if each
+      // took kVariableLengthPlanBytes (their values' lengths are unknown until read).
+      const bool variable_length = is_variable_length(dm.data_type);
+      const std::size_t itemsize = variable_length ? kVariableLengthPlanBytes : size_of(dm.data_type);
       BlockPlan plan = plan_blocks(dm.shape, itemsize, dm.chunk_shape, source_inner_chunks(src.metadata()),
                                    budget, threads);
       if (plan.over_budget && !args.flag("quiet"))
@@ -185,6 +196,12 @@ int run_convert(const std::vector<std::string>& argv) {
           return;
         }
         Selection sel = plan.block(b);
+        if (variable_length) {
+          const std::vector<std::string> values = src.read_variable_length(sel, ro);
+          dst_array.write_variable_length(sel, values, wo);
+          progress.add(plan.block_elements(b) * itemsize);
+          return;
+        }
         Bytes block = src.read(sel, ro);
         dst_array.write(sel, block.span(), wo);
         progress.add(block.size());

@@ -39,6 +39,10 @@ ArrayMetadata::V2 v2_fields_for_chain(const std::vector<CodecSpec>& chain, std::
       for (std::size_t d = 0; reversed && d < ndim; ++d) reversed = order[d] == ndim - 1 - d;
       if (!reversed) fail(c);
       v2.order = 'F';
+    } else if ((c.name == "vlen-utf8" || c.name == "vlen-bytes") && !seen_bytes) {
+      // numcodecs' object codec of a "|O" array: its first filter (Zarr v2 §"Filters").
+      seen_bytes = true;
+      v2.filters = json::array({{{"id", c.name}}});
     } else if (c.name == "bytes" && !seen_bytes) {
       seen_bytes = true;
       v2.endian = cfg.value("endian", std::string("little")) == "big" ? Endian::big : Endian::little;
@@ -97,6 +101,12 @@ ArrayMetadata convert_array_metadata(const std::string& path, const ArrayMetadat
   if (opt.codec) {
     if (format == 3) layout.encoding.v3_chain = little_endian_chain(opt.codec->v3_codecs(size_of(src.data_type)));
     else layout.encoding.v2.compressor = opt.codec->v2_compressor();
+    if (is_variable_length(src.data_type)) {
+      // The string and bytes types are serialized by their vlen codec, not `bytes`.
+      const std::string vlen = src.data_type == DataType::string ? "vlen-utf8" : "vlen-bytes";
+      if (format == 3) layout.encoding.v3_chain.front() = {vlen, json::object()};
+      else layout.encoding.v2.filters = json::array({{{"id", vlen}}});
+    }
   } else if (format == 3) {
     layout.encoding.v3_chain = source_inner_chain(src);
   } else if (src.zarr_format == 2) {
@@ -108,7 +118,11 @@ ArrayMetadata convert_array_metadata(const std::string& path, const ArrayMetadat
   // xarray reads the missing-value marker from fill_value in format 2 and
   // from the _FillValue attribute in format 3: move it between the two.
   MissingValue missing = missing_value_for_format(src, format);
-  if (format == 3 && missing.fill.is_null) missing.fill = FillValue{};  // v2 null reads as zeros
+  if (format == 3 && missing.fill.is_null) {
+    // What a v2 null reads as: zeros, empty strings, NaT for the time types.
+    missing.fill = parse_fill_value(nullptr, src.data_type, 2);
+    missing.fill.is_null = false;
+  }
   return build_array_metadata(path, src.shape, src.data_type, missing.fill, layout, names,
                               std::move(missing.attributes));
 }
