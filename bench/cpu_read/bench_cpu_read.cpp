@@ -31,6 +31,7 @@
 
 #include "store/readahead_window.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 using namespace zarrgpu;

@@ -33,6 +33,7 @@
 #include "engine/device_read/device_read.hpp"
 #include "gpu/cuda_buffer.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 using namespace zarrgpu;

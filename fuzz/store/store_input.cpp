@@ -6,7 +6,9 @@
 #include <exception>
 #include <string>
 
+#include "engine/node_documents.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::fuzz {

@@ -2,21 +2,36 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 #include "zarrgpu/buffer.hpp"
+#include "zarrgpu/data_type.hpp"
 #include "zarrgpu/device.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "zarrgpu/error.hpp"
+#include "zarrgpu/read_report.hpp"
 #include "zarrgpu/selection.hpp"
 #include "zarrgpu/store.hpp"
 
 namespace zarrgpu {
 
 namespace engine { struct ArrayState; }
+
+// The library's model of metadata documents (src/metadata/metadata.hpp). It is
+// not part of the installed API: the library's own command, bindings and tests
+// use the members that take or return it; other programs use the accessors
+// that describe a node in standard types and JSON text.
+struct ArrayMetadata;
+struct GroupMetadata;
+struct UnreadableNode;
+struct ConsolidatedMetadata;
+using TreeNode = std::variant<ArrayMetadata, GroupMetadata, UnreadableNode>;
 
 struct ReadOptions {
   unsigned threads = 0;         // 0: hardware concurrency
@@ -25,8 +40,10 @@ struct ReadOptions {
   // Device::cuda reads: the most device memory the read's pipeline (staging
   // copies, decoded scratch, decoder temp) may hold, e.g. a training loader's
   // share of its budget; 0: the environment's and the GPU's defaults
-  // (ZARRGPU_STAGING_BYTES etc.; StagingConfig::within says how it is split).
+  // (Config's staging settings, zarrgpu/config.hpp).
   std::uint64_t device_memory_limit = 0;
+  // Where to put what the read did (also kept for last_read_report()); may be null.
+  ReadReport* report = nullptr;
 };
 
 struct WriteOptions {
@@ -46,8 +63,20 @@ class Array {
   const ArrayMetadata& metadata() const noexcept { return *metadata_; }
   const std::string& path() const noexcept { return path_; }
   const std::shared_ptr<Store>& store() const noexcept { return store_; }
-  std::vector<std::uint64_t> shape() const { return metadata_->shape; }
-  DataType dtype() const noexcept { return metadata_->data_type; }
+
+  // The metadata, described in standard types.
+  int zarr_format() const noexcept;
+  std::vector<std::uint64_t> shape() const;
+  std::vector<std::uint64_t> chunk_shape() const;
+  DataType dtype() const noexcept;
+  // Per dimension its name, or nullopt (format 2: xarray's `_ARRAY_DIMENSIONS`);
+  // empty when the metadata names none.
+  std::vector<std::optional<std::string>> dimension_names() const;
+  // The attributes, a JSON object as text.
+  std::string attributes_json() const;
+  // The array's metadata document as zarr-python writes it: zarr.json
+  // (format 3) or .zarray (format 2, attributes in attributes_json()).
+  std::string metadata_json() const;
 
   // Reads `selection` into `out`: C order, native byte order, exactly
   // product(result_shape) * size_of(dtype) bytes. Missing chunks read as the fill value.
@@ -82,10 +111,13 @@ class Array {
   // completed and written again. Returns the new shape.
   std::vector<std::uint64_t> append(std::span<const std::byte> data, std::span<const std::uint64_t> data_shape,
                                     std::size_t axis = 0, const WriteOptions& = {});
-  // Replaces the attributes (a JSON object) and rewrites the metadata
-  // documents (format 2: .zattrs, keeping `_ARRAY_DIMENSIONS` from the
-  // dimension names) and the consolidated metadata above.
-  void set_attributes(json attributes);
+  // Replaces the attributes (`attributes_json`: a JSON object, as text) and
+  // rewrites the metadata documents (format 2: .zattrs, keeping
+  // `_ARRAY_DIMENSIONS` from the dimension names) and the consolidated
+  // metadata above. Error(invalid_metadata) for text that is not JSON, or
+  // not a document zarrgpu writes (parse limits); Error(invalid_argument) for JSON
+  // that is not an object.
+  void set_attributes(std::string_view attributes_json);
 
  private:
   // Writes `m`'s documents (and the consolidated metadata above), then adopts it.
@@ -105,12 +137,17 @@ class Group {
   // (invalid_argument without it, as zarr-python's ValueError).
   static Group open(std::shared_ptr<Store> store, std::string path = "",
                     std::optional<bool> consolidated = std::nullopt);
-  static Group create(std::shared_ptr<Store> store, std::string path, GroupMetadata metadata = {},
+  // A group without attributes, format 3 (zarr.json) or 2 (.zgroup).
+  static Group create(std::shared_ptr<Store> store, std::string path, int zarr_format = 3, bool overwrite = false);
+  static Group create(std::shared_ptr<Store> store, std::string path, GroupMetadata metadata,
                       bool overwrite = false);
 
-  const GroupMetadata& metadata() const noexcept { return metadata_; }
+  const GroupMetadata& metadata() const noexcept { return *metadata_; }
   const std::string& path() const noexcept { return path_; }
-  bool is_consolidated() const noexcept { return consolidated_.has_value(); }
+  int zarr_format() const noexcept;
+  // The attributes, a JSON object as text.
+  std::string attributes_json() const;
+  bool is_consolidated() const noexcept { return consolidated_ != nullptr; }
   // Direct children (names), arrays and groups, readable or not. Without consolidated
   // metadata: one directory listing of the group and a metadata check per
   // child, never a walk of the chunks.
@@ -124,19 +161,16 @@ class Group {
   // Throw the node's own error for an unreadable node.
   Array open_array(const std::string& relative_path) const;
   Group open_group(const std::string& relative_path) const;
-  // Replaces the group's attributes (a JSON object): its documents and the
+  // Replaces the group's attributes (a JSON object, as text): its documents and the
   // consolidated metadata above (and its own, format 2) are rewritten.
-  void set_attributes(json attributes);
+  void set_attributes(std::string_view attributes_json);
 
  private:
   std::shared_ptr<Store> store_;
   std::string path_;
-  GroupMetadata metadata_;
-  std::optional<ConsolidatedMetadata> consolidated_;
+  std::shared_ptr<const GroupMetadata> metadata_;
+  std::shared_ptr<const ConsolidatedMetadata> consolidated_;  // null: none (or not used)
 };
-
-// Reads the node at `path`: an array or a group (format 3 first, then 2).
-NodeMetadata open_node(Store& store, const std::string& path);
 
 // Writes the consolidated metadata of the group at `path` from its members'
 // own metadata (zarr.json inline for format 3, .zmetadata for format 2), as

@@ -28,4 +28,11 @@ bool cuda_available() noexcept;
 // the CUDA path.
 void require_cuda_device(Device device);
 
+// Frees the pinned staging ring and the device buffers that device reads keep
+// for the next read (up to a few GiB a staging slot on large GPUs); the next
+// device read allocates them again. Buffers of reads in flight are left to
+// them. Does nothing in a build without CUDA. Config::keep_device_buffers =
+// false releases them after every read instead.
+void release_device_memory();
+
 }  // namespace zarrgpu

@@ -73,31 +73,6 @@ class Store {
 
   // Conveniences over read().
   std::optional<Bytes> get(std::string_view key, ByteRange range = ByteRange::all());
-
-  // Reads that land in memory the caller keeps from one read to the next (the
-  // read engine's per-thread buffers, or the output itself): fresh memory for
-  // each 10-17 MB chunk costs as many page faults as decoding it. The defaults
-  // go through read() and a copy; a store that can do better (LocalStore: one
-  // open and one pread into the caller's memory) overrides them.
-  //
-  // Reads `request` into `buffer`, resized to the bytes read (its capacity is
-  // reused; its old contents are not kept). False when the key is missing.
-  // Errors as read() (a range past the end of the value: Error(io)).
-  virtual bool read_reusing(const ReadRequest& request, Bytes& buffer);
-  // Reads the whole value of `key` into `dest` when its length is exactly
-  // dest.size(). Returns the value's length (nullopt: the key is missing); when
-  // that differs from dest.size(), dest holds unspecified bytes and the caller
-  // must read the value another way.
-  virtual std::optional<std::uint64_t> read_whole_into(std::string_view key, std::span<std::byte> dest);
-
-  // Read-ahead advice: `requests` will be read soon, roughly in this order. A
-  // store that can start fetching them in the background does so and returns
-  // at once, without waiting for the bytes (LocalStore: a process-wide thread
-  // asks the kernel to read the ranges into the page cache). Missing keys,
-  // ranges past the end and I/O errors are ignored: the read itself reports
-  // them. Returns false when the store has no use for hints (the default:
-  // memory stores), so that callers can stop making them.
-  virtual bool hint(std::span<const ReadRequest> requests) noexcept;
 };
 
 // A directory on the local file system (parallel pread on a thread pool).

@@ -14,6 +14,7 @@
 #include "node_json.hpp"
 #include "selection_arg.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace nb = nanobind;
@@ -231,9 +232,8 @@ void bind_array(nb::module_& m) {
            nb::arg("data"), nb::arg("shape"), nb::arg("axis") = 0)
       .def("set_attributes",
            [](Array& a, const std::string& attributes_doc) {
-             json attrs = parse_metadata_document(attributes_doc, {a.path(), "", "", a.store()->describe()});
              nb::gil_scoped_release release;
-             a.set_attributes(std::move(attrs));
+             a.set_attributes(attributes_doc);
            },
            nb::arg("attributes"))
       .def("read_variable_length",

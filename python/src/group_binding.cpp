@@ -7,8 +7,10 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
+#include "engine/node_documents.hpp"
 #include "node_json.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 
 namespace nb = nanobind;
 
@@ -64,9 +66,8 @@ void bind_group(nb::module_& m) {
       .def("open_array", [](const Group& g, const std::string& p) { nb::gil_scoped_release r; return g.open_array(p); })
       .def("open_group", [](const Group& g, const std::string& p) { nb::gil_scoped_release r; return g.open_group(p); })
       .def("set_attributes", [](Group& g, const std::string& attributes_doc) {
-        json attrs = parse_metadata_document(attributes_doc, {g.path(), "", "", ""});
         nb::gil_scoped_release r;
-        g.set_attributes(std::move(attrs));
+        g.set_attributes(attributes_doc);
       });
 
   m.def("open_member",

@@ -4,7 +4,7 @@
 
 #include <nanobind/nanobind.h>
 
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::python {
 

@@ -33,6 +33,16 @@ from .errors import (
     ZarrgpuError,
 )
 from .group import Group
+from ._settings import (
+    CodecReport,
+    Config,
+    ReadReport,
+    config,
+    configured,
+    last_read_report,
+    release_device_memory,
+    set_config,
+)
 
 __version__ = "0.1.0"
 
@@ -95,6 +105,8 @@ def consolidate_metadata(path_or_url: Any, *, path: str = "") -> Group:
 __all__ = [
     "Array", "Group", "DeviceArray", "open", "open_array", "open_group", "create_array", "create_group",
     "consolidate_metadata",
+    "Config", "config", "set_config", "configured", "ReadReport", "CodecReport", "last_read_report",
+    "release_device_memory",
     "cuda_available", "built_with_cuda", "BFloat16FallbackWarning",
     "ZarrgpuError", "InvalidArgumentError", "BoundsError", "NotFoundError", "InvalidMetadataError",
     "UnsupportedError", "CorruptDataError", "StorageError", "DeviceError", "InternalError", "ReadOnlyError",

@@ -18,7 +18,7 @@
 
 #include "zarrgpu/buffer.hpp"
 #include "zarrgpu/error.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::codec {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "zarrgpu/error.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::codec {
 

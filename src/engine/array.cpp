@@ -6,9 +6,11 @@
 #include "engine/array_state.hpp"
 #include "engine/node_documents.hpp"
 #include "engine/node_path.hpp"
+#include "engine/read_report.hpp"
 #include "engine/size_limits.hpp"
 #include "metadata/v2_codec_defaults.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 #if defined(ZARRGPU_HAVE_CUDA) && __has_include("engine/device_read/device_read.hpp")
@@ -223,9 +225,26 @@ std::vector<std::uint64_t> Array::append(std::span<const std::byte> data, std::s
   return grown;
 }
 
-void Array::set_attributes(json attributes) {
-  if (!attributes.is_object())
-    throw Error(ErrorKind::invalid_argument, "attributes must be a JSON object", {path_, "", "", store_->describe()});
+int Array::zarr_format() const noexcept { return metadata_->zarr_format; }
+std::vector<std::uint64_t> Array::shape() const { return metadata_->shape; }
+std::vector<std::uint64_t> Array::chunk_shape() const { return metadata_->chunk_shape; }
+DataType Array::dtype() const noexcept { return metadata_->data_type; }
+
+std::vector<std::optional<std::string>> Array::dimension_names() const {
+  return metadata_->dimension_names.value_or(std::vector<std::optional<std::string>>{});
+}
+
+std::string Array::attributes_json() const { return dump_metadata_document(metadata_->attributes, -1); }
+
+std::string Array::metadata_json() const {
+  return dump_metadata_document(metadata_->zarr_format == 2 ? to_zarray(*metadata_) : to_zarr_json(*metadata_), -1);
+}
+
+void Array::set_attributes(std::string_view attributes_json) {
+  const ErrorContext ctx{path_, "", "", store_->describe()};
+  // Refused as a metadata document would be (invalid_metadata): the text becomes one.
+  json attributes = parse_metadata_document(attributes_json, ctx);
+  if (!attributes.is_object()) throw Error(ErrorKind::invalid_argument, "attributes must be a JSON object", ctx);
   ArrayMetadata m = *metadata_;
   m.attributes = std::move(attributes);
   if (m.zarr_format == 2) {
@@ -243,7 +262,9 @@ void Array::set_attributes(json attributes) {
 void Array::read(const Selection& selection, std::span<std::byte> out, const ReadOptions& options) const {
   check_element_access(*this, false, "a read into a buffer");
   std::vector<DimRange> ranges = resolve(*this, selection);
-  engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out, options);
+  ReadReport report;
+  engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out, options, &report);
+  engine::publish_read_report(report, options);
 }
 
 Bytes Array::read(const Selection& selection, const ReadOptions& options) const {
@@ -256,7 +277,9 @@ Bytes Array::read(const Selection& selection, const ReadOptions& options) const 
     throw Error(ErrorKind::invalid_argument, "the selection holds more than 2^63 bytes",
                 {path_, "", "", store_->describe()});
   Bytes out(*n);
-  engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out.span(), options);
+  ReadReport report;
+  engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out.span(), options, &report);
+  engine::publish_read_report(report, options);
   return out;
 }
 
@@ -272,7 +295,9 @@ void Array::read(const Selection& selection, void* out, std::size_t out_bytes, D
                     " cannot be read to a device (only booleans and numbers can); read them to the host",
                 {path_, "", "", store_->describe()});
 #if defined(ZARRGPU_ENGINE_DEVICE_READ)
-  engine::read_to_device(*this, selection, out, out_bytes, device, options);
+  engine::DeviceReadStats stats;
+  engine::read_to_device(*this, selection, out, out_bytes, device, options, &stats);
+  engine::publish_read_report(engine::device_read_report(stats, *state_, device), options);
 #else
   (void)out;
   (void)out_bytes;

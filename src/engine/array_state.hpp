@@ -16,6 +16,7 @@
 #include "codec/codec.hpp"
 #include "engine/plan.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::engine {
 
@@ -41,9 +42,15 @@ std::shared_ptr<const ArrayState> make_array_state(const ArrayMetadata& metadata
 // The ErrorContext of a chunk of an array in a store.
 ErrorContext chunk_context(const std::string& array_path, const std::string& key, const Store& store);
 
+// The codecs that decode the stored chunks, in the metadata's order: the
+// chain, or for a sharded array sharding_indexed and the inner chain.
+std::vector<std::string> chain_codec_names(const ArrayState& state);
+
 // Reads/writes `ranges` of the array; `out`/`data` is the selection in C order.
+// `report` (may be null): what the read did.
 void read_selection(Store& store, const std::string& path, const ArrayMetadata& metadata, const ArrayState& state,
-                    std::vector<DimRange> ranges, std::span<std::byte> out, const ReadOptions& options);
+                    std::vector<DimRange> ranges, std::span<std::byte> out, const ReadOptions& options,
+                    ReadReport* report = nullptr);
 void write_selection(Store& store, const std::string& path, const ArrayMetadata& metadata, const ArrayState& state,
                      std::vector<DimRange> ranges, std::span<const std::byte> data, const WriteOptions& options);
 // The same for variable-length data types (string, bytes): one value per

@@ -8,6 +8,7 @@
 #include "metadata/node_metadata.hpp"
 #include "engine/node_path.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu {
@@ -146,21 +147,23 @@ Group Group::open(std::shared_ptr<Store> store, std::string path, std::optional<
   Group g;
   g.store_ = std::move(store);
   g.path_ = path;
-  g.metadata_ = std::get<GroupMetadata>(std::move(node));
+  g.metadata_ = std::make_shared<const GroupMetadata>(std::get<GroupMetadata>(std::move(node)));
   if (consolidated == false) return g;  // the members' own metadata, as asked
   try {
     std::string document;
+    std::optional<ConsolidatedMetadata> found;
     if (docs.zarr_json) {
-      g.consolidated_ = parse_consolidated_v3(*docs.zarr_json, path);
+      found = parse_consolidated_v3(*docs.zarr_json, path);
       document = engine::join_key(path, "zarr.json");
     } else {
       document = engine::join_key(path, ".zmetadata");
       if (auto zmeta = g.store_->get(document))
-        g.consolidated_ = parse_zmetadata(parse_document(*zmeta, document, path, *g.store_), path);
+        found = parse_zmetadata(parse_document(*zmeta, document, path, *g.store_), path);
     }
-    if (g.consolidated_) {
-      for (auto& [rel, node] : g.consolidated_->nodes)
+    if (found) {
+      for (auto& [rel, node] : found->nodes)
         node = usable(std::move(node), g.store_, engine::join_key(path, rel), document);
+      g.consolidated_ = std::make_shared<const ConsolidatedMetadata>(std::move(*found));
     }
   } catch (const Error& e) {
     throw e.with_context(ctx);
@@ -173,6 +176,13 @@ Group Group::open(std::shared_ptr<Store> store, std::string path, std::optional<
                 ctx);
   }
   return g;
+}
+
+Group Group::create(std::shared_ptr<Store> store, std::string path, int zarr_format, bool overwrite) {
+  if (zarr_format != 2 && zarr_format != 3)
+    throw Error(ErrorKind::invalid_argument, "zarr_format must be 2 or 3, not " + std::to_string(zarr_format),
+                {path, "", "", ""});
+  return create(std::move(store), std::move(path), GroupMetadata{zarr_format, json::object()}, overwrite);
 }
 
 Group Group::create(std::shared_ptr<Store> store, std::string path, GroupMetadata metadata, bool overwrite) {
@@ -193,7 +203,7 @@ Group Group::create(std::shared_ptr<Store> store, std::string path, GroupMetadat
   Group g;
   g.store_ = std::move(store);
   g.path_ = path;
-  g.metadata_ = std::move(metadata);
+  g.metadata_ = std::make_shared<const GroupMetadata>(std::move(metadata));
   return g;
 }
 
@@ -268,10 +278,16 @@ Array Group::open_array(const std::string& relative_path) const {
   return Array::open(store_, engine::join_key(path_, rel));
 }
 
-void Group::set_attributes(json attributes) {
+int Group::zarr_format() const noexcept { return metadata_->zarr_format; }
+
+std::string Group::attributes_json() const { return dump_metadata_document(metadata_->attributes, -1); }
+
+void Group::set_attributes(std::string_view attributes_json) {
   const ErrorContext ctx{path_, "", "", store_->describe()};
+  // Refused as a metadata document would be (invalid_metadata): the text becomes one.
+  json attributes = parse_metadata_document(attributes_json, ctx);
   if (!attributes.is_object()) throw Error(ErrorKind::invalid_argument, "attributes must be a JSON object", ctx);
-  GroupMetadata m = metadata_;
+  GroupMetadata m = *metadata_;
   m.attributes = std::move(attributes);
   const NodeMetadata node = m;
   try {
@@ -280,7 +296,7 @@ void Group::set_attributes(json attributes) {
   } catch (const Error& e) {
     throw e.with_context(ctx);
   }
-  metadata_ = std::get<GroupMetadata>(node);
+  metadata_ = std::make_shared<const GroupMetadata>(std::get<GroupMetadata>(node));
 }
 
 void consolidate_metadata(std::shared_ptr<Store> store, const std::string& path) {
@@ -300,11 +316,11 @@ Group Group::open_group(const std::string& relative_path) const {
       Group g;
       g.store_ = store_;
       g.path_ = engine::join_key(path_, rel);
-      g.metadata_ = std::get<GroupMetadata>(it->second);
-      ConsolidatedMetadata sub;
+      g.metadata_ = std::make_shared<const GroupMetadata>(std::get<GroupMetadata>(it->second));
+      auto sub = std::make_shared<ConsolidatedMetadata>();
       const std::string prefix = rel + "/";
       for (const auto& [k, v] : consolidated_->nodes) {
-        if (k.starts_with(prefix)) sub.nodes.emplace(k.substr(prefix.size()), v);
+        if (k.starts_with(prefix)) sub->nodes.emplace(k.substr(prefix.size()), v);
       }
       g.consolidated_ = std::move(sub);
       return g;

@@ -10,6 +10,14 @@
 #include <string>
 
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
+
+namespace zarrgpu {
+
+// Reads the node at `path`: an array or a group (format 3 first, then 2).
+NodeMetadata open_node(Store& store, const std::string& path);
+
+}  // namespace zarrgpu
 
 namespace zarrgpu::engine {
 

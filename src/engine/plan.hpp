@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "codec/array_to_bytes/sharding_indexed/shard_layout.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/selection.hpp"
 
 namespace zarrgpu::engine {

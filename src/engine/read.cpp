@@ -19,6 +19,8 @@
 // there are threads and the disk keeps reading while they decode. Arrays
 // stored as plain bytes, with nothing to decode, go without.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <vector>
@@ -34,6 +36,18 @@ namespace zarrgpu::engine {
 
 namespace {
 
+// What the read did, for its ReadReport: counted by the threads as they go.
+struct ReadCounters {
+  std::atomic<std::uint64_t> chunks{0}, missing{0}, bytes_read{0}, bytes_decoded{0};
+  std::atomic<std::int64_t> read_ns{0}, decode_ns{0};
+};
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t ns_since(Clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+}
+
 struct ReadContext {
   Store& store;
   const std::string& path;
@@ -41,6 +55,7 @@ struct ReadContext {
   const Plan& plan;
   std::span<std::byte> out;
   unsigned threads;
+  ReadCounters& counters;
 };
 
 // Runs f, turning any failure into an Error that names array, chunk and store.
@@ -58,6 +73,7 @@ void with_chunk_context(const ReadContext& rc, const std::string& key, F&& f) {
 }
 
 void fill_selected(const ReadContext& rc, const ChunkPlan& chunk, std::span<const std::uint64_t> chunk_shape) {
+  rc.counters.missing.fetch_add(1, std::memory_order_relaxed);
   const std::size_t es = rc.plan.element_size();
   const auto b = chunk_boxes(chunk, chunk_shape, rc.plan.out_strides());
   fill_box(rc.out.data() + b.out_offset * std::int64_t(es), b.out_strides, b.counts, rc.state.fill_element(), es);
@@ -114,13 +130,17 @@ void decode_and_place(const ReadContext& rc, const codec::CodecChain& chain, con
                     std::to_string(*fixed),
                 {"", "", std::string(outer), ""});
   }
+  const auto t0 = Clock::now();
+  rc.counters.bytes_decoded.fetch_add(nbytes, std::memory_order_relaxed);
   if (chunk.contiguous_in_output) {
     chain.decode(stored, rc.out.subspan(chunk.out_offset * es, nbytes));
+    rc.counters.decode_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
     return;
   }
   Bytes& scratch = thread_buffers().decoded;
   store::reset_bytes(scratch, nbytes);
   chain.decode(stored, scratch.span());
+  rc.counters.decode_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
   const auto b = chunk_boxes(chunk, shape, rc.plan.out_strides());
   copy_box(scratch.data() + b.chunk_offset * std::int64_t(es), b.chunk_strides,
            rc.out.data() + b.out_offset * std::int64_t(es), b.out_strides, b.counts, es);
@@ -130,18 +150,28 @@ void decode_and_place(const ReadContext& rc, const codec::CodecChain& chain, con
 // One chunk: fetch and decode (or fill), on the calling thread.
 void read_chunk(const ReadContext& rc, const codec::CodecChain& chain, bool plain, const ChunkPlan& chunk) {
   const std::size_t nbytes = chain.chunk().nbytes();
+  rc.counters.chunks.fetch_add(1, std::memory_order_relaxed);
   if (plain && chunk.contiguous_in_output) {
     const auto dest = rc.out.subspan(chunk.out_offset * rc.plan.element_size(), nbytes);
-    const auto got = rc.store.read_whole_into(chunk.key, dest);
+    const auto t0 = Clock::now();
+    const auto got = store::read_whole_into(rc.store, chunk.key, dest);
+    rc.counters.read_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
     if (!got) { fill_selected(rc, chunk, chain.chunk().shape); return; }
-    if (*got == nbytes) return;
+    if (*got == nbytes) {
+      rc.counters.bytes_read.fetch_add(nbytes, std::memory_order_relaxed);
+      return;
+    }
     // A stored chunk of the wrong size: decode it below, which says what is wrong.
   }
   Bytes& stored = thread_buffers().stored;
-  if (!rc.store.read_reusing({chunk.key, ByteRange::all()}, stored)) {
+  const auto t0 = Clock::now();
+  const bool found = store::read_reusing(rc.store, {chunk.key, ByteRange::all()}, stored);
+  rc.counters.read_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
+  if (!found) {
     fill_selected(rc, chunk, chain.chunk().shape);
     return;
   }
+  rc.counters.bytes_read.fetch_add(stored.size(), std::memory_order_relaxed);
   decode_and_place(rc, chain, chunk, stored.span());
   trim(stored);
 }
@@ -173,15 +203,20 @@ struct InnerRead {
 void read_inner_chunk(const ReadContext& rc, const store::StoredValue& shard, const InnerRead& r) {
   const codec::ShardingIndexedCodec& sharding = *rc.state.sharding;
   const auto& chain = sharding.inner_chain();
+  rc.counters.chunks.fetch_add(1, std::memory_order_relaxed);
   if (r.range.missing) { fill_selected(rc, r.chunk, sharding.inner_chunk_shape()); return; }
   const std::size_t nbytes = chain.chunk().nbytes();
+  const auto t0 = Clock::now();
+  rc.counters.bytes_read.fetch_add(r.range.nbytes, std::memory_order_relaxed);
   if (r.chunk.contiguous_in_output && r.range.nbytes == nbytes && stores_plain_bytes(chain)) {
     shard.read(r.range.offset, rc.out.subspan(r.chunk.out_offset * rc.plan.element_size(), nbytes));
+    rc.counters.read_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
     return;
   }
   Bytes& stored = thread_buffers().stored;
   store::reset_bytes(stored, r.range.nbytes);
   shard.read(r.range.offset, stored.span());
+  rc.counters.read_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
   decode_and_place(rc, chain, r.chunk, stored.span());
   trim(stored);
 }
@@ -216,9 +251,17 @@ void read_shards(const ReadContext& rc) {
       codec::ShardIndex index;
       with_chunk_context(rc, shards[i].key, [&] {
         values[i] = store::open_value(rc.store, shards[i].key);
-        if (!values[i]) { fill_selected(rc, shards[i], shard_shape); return; }
+        if (!values[i]) {
+          // A missing shard: the inner chunks the selection touches in it all read as fill.
+          const std::uint64_t n_inner = rc.plan.inner_chunks(shards[i]).size();
+          rc.counters.chunks.fetch_add(n_inner, std::memory_order_relaxed);
+          rc.counters.missing.fetch_add(n_inner - 1, std::memory_order_relaxed);  // fill_selected counts one
+          fill_selected(rc, shards[i], shard_shape);
+          return;
+        }
         const store::StoredValue& v = *values[i];
         index = index_format.read(v.size(), [&](std::uint64_t at, std::span<std::byte> dest) { v.read(at, dest); });
+        rc.counters.bytes_read.fetch_add(index_format.encoded_size(), std::memory_order_relaxed);
         for (auto& inner : rc.plan.inner_chunks(shards[i])) {
           const codec::InnerChunkRange range = index.range(std::size_t(inner.linear_index));
           per_shard[i].push_back(InnerRead{i, std::move(inner), range});
@@ -246,7 +289,9 @@ void read_shards(const ReadContext& rc) {
 }  // namespace
 
 void read_selection(Store& store, const std::string& path, const ArrayMetadata& metadata, const ArrayState& state,
-                    std::vector<DimRange> ranges, std::span<std::byte> out, const ReadOptions& options) {
+                    std::vector<DimRange> ranges, std::span<std::byte> out, const ReadOptions& options,
+                    ReadReport* report) {
+  const auto t0 = Clock::now();
   const Plan plan(metadata, path, std::move(ranges));
   const std::uint64_t need = plan.out_elements() * plan.element_size();
   if (out.size() != need) {
@@ -254,10 +299,26 @@ void read_selection(Store& store, const std::string& path, const ArrayMetadata& 
                                                  " bytes, the selection needs " + std::to_string(need),
                 {path, "", "", store.describe()});
   }
-  if (plan.num_chunks() == 0) return;
-  const ReadContext rc{store, path, state, plan, out, options.threads};
-  if (state.sharding) read_shards(rc);
-  else read_chunks(rc);
+  ReadCounters counters;
+  if (plan.num_chunks() != 0) {
+    const ReadContext rc{store, path, state, plan, out, options.threads, counters};
+    if (state.sharding) read_shards(rc);
+    else read_chunks(rc);
+  }
+  if (!report) return;
+  ReadReport& r = *report;
+  r = ReadReport{};
+  r.io_path = "store";
+  r.chunks = counters.chunks;
+  r.missing_chunks = counters.missing;
+  r.bytes_read = counters.bytes_read;
+  r.bytes_decoded = counters.bytes_decoded;
+  r.bytes_out = need;
+  r.seconds_read_threads = double(counters.read_ns) * 1e-9;
+  r.seconds_decode_threads = double(counters.decode_ns) * 1e-9;
+  const std::uint64_t decoded = r.chunks - r.missing_chunks;
+  for (auto& name : chain_codec_names(state)) r.codecs.push_back({std::move(name), decoded, 0});
+  r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 }  // namespace zarrgpu::engine

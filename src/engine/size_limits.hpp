@@ -12,7 +12,7 @@
 #include <string>
 
 #include "zarrgpu/error.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::engine {
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstdlib>
 #include <deque>
 #include <exception>
 #include <memory>
@@ -11,6 +10,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "zarrgpu/config.hpp"
 
 namespace zarrgpu::engine {
 
@@ -130,9 +131,7 @@ ThreadPool& ThreadPool::shared() {
   std::lock_guard lk(g_shared_mutex);
   if (!g_shared) {
     unsigned n = g_default_threads;
-    if (n == 0) {
-      if (const char* env = std::getenv("ZARRGPU_THREADS")) n = unsigned(std::strtoul(env, nullptr, 10));
-    }
+    if (n == 0) n = config().threads;
     if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
     g_shared = std::make_unique<ThreadPool>(n);
   }

@@ -12,6 +12,7 @@
 #include "engine/array_state.hpp"
 #include "engine/place.hpp"
 #include "engine/thread_pool.hpp"
+#include "store/reusing_read.hpp"
 
 namespace zarrgpu::engine {
 
@@ -57,7 +58,7 @@ void for_each_selected(const ChunkBoxes& b, F&& f) {
 std::optional<std::vector<std::string>> read_chunk_values(Store& store, const ArrayState& state, const std::string& key,
                                                           std::uint64_t count) {
   Bytes stored;
-  if (!store.read_reusing({key, ByteRange::all()}, stored)) return std::nullopt;
+  if (!store::read_reusing(store, {key, ByteRange::all()}, stored)) return std::nullopt;
   Bytes current;
   std::span<const std::byte> bytes = stored.span();
   const auto b2b = state.chain.bytes_to_bytes();

@@ -1,10 +1,5 @@
 #include "gpu/io_path.hpp"
 
-#include <cstdlib>
-#include <string>
-
-#include "zarrgpu/error.hpp"
-
 namespace zarrgpu::gpu {
 
 const char* to_string(IoPath p) noexcept {
@@ -16,21 +11,7 @@ const char* to_string(IoPath p) noexcept {
   return "?";
 }
 
-std::optional<IoRequest> parse_io_request(std::string_view s) noexcept {
-  if (s == "auto" || s.empty()) return IoRequest::auto_;
-  if (s == "posix") return IoRequest::posix;
-  if (s == "gds") return IoRequest::gds;
-  if (s == "gds-compat") return IoRequest::gds_compat;
-  return std::nullopt;
-}
-
-IoRequest io_request_from_environment() {
-  const char* v = std::getenv("ZARRGPU_IO");
-  if (!v) return IoRequest::auto_;
-  auto r = parse_io_request(v);
-  if (!r) throw Error(ErrorKind::invalid_argument, std::string("ZARRGPU_IO='") + v + "' is not auto, posix, gds or gds-compat");
-  return *r;
-}
+IoRequest io_request() { return config().io; }
 
 IoPath resolve_io_path(IoRequest request, bool cufile_ok, bool true_gds, bool local) noexcept {
   if (!cufile_ok || !local) return IoPath::posix;

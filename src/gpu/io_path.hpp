@@ -6,26 +6,23 @@
 //   gds         cuFile with nvidia-fs: storage DMA straight into GPU memory
 //   gds-compat  cuFile in compatibility mode (POSIX inside cuFile)
 //
-// ZARRGPU_IO=auto|posix|gds|gds-compat forces one; auto takes gds when true
+// Config::io (ZARRGPU_IO=auto|posix|gds|gds-compat) forces one; auto takes gds when true
 // GDS is present and the store is a local directory, posix otherwise
 // (compatibility mode reads through cuFile's small bounce buffers and is
 // slower than our ring). Forcing gds on a machine without nvidia-fs runs
 // gds-compat and says so.
 #pragma once
 
-#include <optional>
-#include <string_view>
+#include "zarrgpu/config.hpp"
 
 namespace zarrgpu::gpu {
 
 enum class IoPath { posix, gds, gds_compat };
-enum class IoRequest { auto_, posix, gds, gds_compat };
+using IoRequest = IoMode;
 
 const char* to_string(IoPath p) noexcept;
-// "auto", "posix", "gds", "gds-compat"; nullopt otherwise.
-std::optional<IoRequest> parse_io_request(std::string_view s) noexcept;
-// ZARRGPU_IO, or auto; throws Error(invalid_argument) on an unknown value.
-IoRequest io_request_from_environment();
+// The request in force: config().io.
+IoRequest io_request();
 
 // The path a request resolves to: `cufile_ok` whether cuFile opened,
 // `true_gds` whether nvidia-fs is there, `local` whether the store is a local directory.

@@ -1,15 +1,15 @@
 // Sizes of the pinned staging ring and the device scratch a GPU read may use.
-// Host code only (no CUDA), so CI tests the parsing.
+// Host code only (no CUDA), so CI tests it.
 //
-// Environment (read once per call to from_environment):
-//   ZARRGPU_STAGING_BYTES  bytes per pinned slot, e.g. "256M", "1G", "65536" (default 256 MiB)
-//   ZARRGPU_STAGING_SLOTS  slots in the ring, 2..16 (default: 4 on a GPU of >= 32 GiB, else 3:
+// From zarrgpu::Config (zarrgpu/config.hpp; environment variables in brackets):
+//   staging_bytes [ZARRGPU_STAGING_BYTES]  bytes per pinned slot (default 256 MiB)
+//   staging_slots [ZARRGPU_STAGING_SLOTS]  slots in the ring, 2..16 (default: 4 on a GPU of >= 32 GiB, else 3:
 //                          fetch k+1 while k decodes and k-1 drains; a fourth batch in flight
 //                          lets the decoder's latency-bound kernels of two batches share the SMs:
 //                          the 8 GB zstd read 26.2 -> 28.5 GB/s on an H200, 5 slots 28.3, 8 slots 27.2)
-//   ZARRGPU_SCRATCH_BYTES  device bytes of decoded chunks per batch (default 2x the slot size);
-//                          the GPU Zstd decoder's temp per slot is up to 6x this
-//   ZARRGPU_READ_PIECE_BYTES  the largest pread into a slot of a chunk that decodes on the GPU
+//   scratch_bytes [ZARRGPU_SCRATCH_BYTES]  device bytes of decoded chunks per batch (default 2x the
+//                          slot size); the GPU Zstd decoder's temp per slot is up to 6x this
+//   read_piece_bytes [ZARRGPU_READ_PIECE_BYTES]  the largest pread into a slot of a chunk that decodes on the GPU
 //                          (default 4 MiB): a batch's fetch ends with its slowest read, and
 //                          26 reads of ~10 MB on 16 threads kept 4.5 busy on average; cold,
 //                          the 8 GB zstd read then reached 80% of the disk's 16-reader rate
@@ -18,8 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <string_view>
+#include "zarrgpu/config.hpp"
 
 namespace zarrgpu::gpu {
 
@@ -41,10 +40,9 @@ struct StagingConfig {
     return device_bytes >= kFourSlotDeviceBytes ? 4u : 3u;
   }
 
-  // Defaults for a GPU of device_bytes of memory (0: unknown, the smaller
-  // defaults) overridden by the environment; throws Error(invalid_argument)
-  // naming the variable when a value does not parse or is out of range.
-  static StagingConfig from_environment(std::uint64_t device_bytes = 0);
+  // The settings of `config` for a GPU of device_bytes of memory (0: unknown,
+  // the smaller defaults where `config` leaves the choice to the library).
+  static StagingConfig from(const Config& config, std::uint64_t device_bytes = 0);
 
   // This configuration shrunk so that its device memory, over every slot the
   // batch (its copy of the slot, its decoded scratch) and the decoder's temp,
@@ -60,8 +58,5 @@ struct StagingConfig {
   // Device bytes this configuration may hold: slots x (slot + scratch + temp).
   std::uint64_t device_footprint(std::size_t temp_per_scratch) const;
 };
-
-// "123", "64K", "256M", "1G", "2GiB", "512MB" (powers of 1024). nullopt if malformed or zero.
-std::optional<std::uint64_t> parse_byte_size(std::string_view text) noexcept;
 
 }  // namespace zarrgpu::gpu

@@ -1,5 +1,5 @@
 // Format-independent parts of ArrayMetadata.
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "zarrgpu/error.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::metadata {
 

@@ -2,7 +2,7 @@
 // documents that numcodecs (zarr-python) can build its codecs from.
 #pragma once
 
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu {
 

@@ -41,7 +41,7 @@ namespace fs = std::filesystem;
 // Temporary files carry this marker so that list() can hide them.
 constexpr std::string_view kTempMarker = ".zarrgpu-tmp.";
 
-class LocalStore final : public Store, public ValueOpener {
+class LocalStore final : public Store, public ValueOpener, public ReusingReader, public Prefetcher {
  public:
   explicit LocalStore(fs::path root)
       : root_(std::move(root)), url_("file://" + root_.string()), sequential_advice_(readahead_bytes() > 0) {}

@@ -1,57 +1,12 @@
 #include "store/readahead_window.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <limits>
-#include <mutex>
-#include <string>
 #include <utility>
 #include <vector>
 
 namespace zarrgpu::store {
 
-std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
-  std::size_t i = 0;
-  std::uint64_t n = 0;
-  constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-    const std::uint64_t d = std::uint64_t(text[i] - '0');
-    if (n > (max - d) / 10) return std::nullopt;
-    n = n * 10 + d;
-    ++i;
-  }
-  if (i == 0) return std::nullopt;
-  std::string_view unit = text.substr(i);
-  int shift = 0;
-  if (!unit.empty()) {
-    switch (unit.front()) {
-      case 'k': case 'K': shift = 10; break;
-      case 'm': case 'M': shift = 20; break;
-      case 'g': case 'G': shift = 30; break;
-      case 't': case 'T': shift = 40; break;
-      default: break;
-    }
-    if (shift) unit.remove_prefix(1);
-    if (!(unit.empty() || unit == "B" || unit == "b" || (shift && (unit == "iB" || unit == "ib")))) return std::nullopt;
-  }
-  if (shift && n > (max >> shift)) return std::nullopt;
-  return n << shift;
-}
-
-std::uint64_t readahead_bytes(const char* env_value) {
-  if (env_value == nullptr) return kDefaultReadaheadBytes;
-  if (auto n = parse_byte_size(env_value)) return *n;
-  // Loud fallback: a typo must not silently change what a benchmark measures.
-  static std::once_flag warned;
-  std::call_once(warned, [&] {
-    std::fprintf(stderr, "zarrgpu: ZARRGPU_READAHEAD='%s' is not a byte size (e.g. 0, 256M, 1G); using %llu MiB\n",
-                 env_value, static_cast<unsigned long long>(kDefaultReadaheadBytes >> 20));
-  });
-  return kDefaultReadaheadBytes;
-}
-
-std::uint64_t readahead_bytes() { return readahead_bytes(std::getenv("ZARRGPU_READAHEAD")); }
+std::uint64_t readahead_bytes() { return config().readahead_bytes; }
 
 ReadaheadWindow::ReadaheadWindow(Store& store, std::size_t n, std::uint64_t item_bytes, RequestOf request_of,
                                  std::uint64_t budget_bytes, std::uint64_t min_hint_bytes)
@@ -129,7 +84,7 @@ bool hint_requests(Store& store, std::vector<ReadRequest> requests, std::uint64_
                                                           : whole_value_bytes;
       return bytes < min_hint_bytes;
     });
-    return requests.empty() || store.hint(requests);
+    return requests.empty() || hint(store, requests);
   } catch (...) {
     return false;  // advice only
   }

@@ -1,13 +1,11 @@
 // Read-ahead for a batch of reads consumed in order: while the threads that
 // read (and decode) items i, i+1, … work, the store has already been told
-// about the next items (Store::hint), so a cold read keeps more I/O in flight
+// about the next items (hint(), below), so a cold read keeps more I/O in flight
 // than there are reading threads, and the disk does not wait while they decode.
 //
-// ZARRGPU_READAHEAD sets how far ahead, in bytes of items: "0" turns read-ahead
-// off (and the sequential-read advice on LocalStore's reads with it);
-// "268435456", "256M", "256MiB", "1g" (K, M, G: powers of 1024). Unset, or a
-// value that is not a size: kDefaultReadaheadBytes (a bad value says so on
-// stderr, once).
+// Config::readahead_bytes (ZARRGPU_READAHEAD) sets how far ahead, in bytes of
+// items: 0 turns read-ahead off (and the sequential-read advice on
+// LocalStore's reads with it); the default is kDefaultReadaheadBytes.
 #pragma once
 
 #include <atomic>
@@ -15,10 +13,12 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include <vector>
 
+#include "zarrgpu/config.hpp"
 #include "zarrgpu/store.hpp"
 
 namespace zarrgpu::store {
@@ -27,7 +27,7 @@ namespace zarrgpu::store {
 // benchmark VM's ~2.3 GB/s disk. On that VM (bench/cpu_read/NOTES.md) any
 // budget from 64 MiB to 1 GiB gave the same cold rate; more only pins page
 // cache and makes the hinting thread wait on a full request queue.
-inline constexpr std::uint64_t kDefaultReadaheadBytes = std::uint64_t(256) << 20;
+inline constexpr std::uint64_t kDefaultReadaheadBytes = Config{}.readahead_bytes;
 // At most this many items ahead, however small they are.
 inline constexpr std::size_t kMaxReadaheadItems = 1024;
 // Hints for less than this (after merging neighbouring ranges of one key) are
@@ -38,17 +38,29 @@ inline constexpr std::uint64_t kMinHintBytes = std::uint64_t(1) << 20;
 // Ranges of one key at most this far apart are hinted as one.
 inline constexpr std::uint64_t kMergeGapBytes = std::uint64_t(64) << 10;
 
-// A byte size as ZARRGPU_READAHEAD takes it; nullopt when `text` is not one.
-std::optional<std::uint64_t> parse_byte_size(std::string_view text);
-// The read-ahead budget for an environment value (nullptr: unset).
-std::uint64_t readahead_bytes(const char* env_value);
-// The budget from ZARRGPU_READAHEAD.
+// A store that can start fetching values in the background (LocalStore: a
+// process-wide thread asks the kernel to read the ranges into the page cache).
+class Prefetcher {
+ public:
+  virtual ~Prefetcher() = default;
+  // Advice: `requests` will be read soon, roughly in this order. Starts
+  // fetching them and returns at once, without waiting for the bytes. Missing
+  // keys, ranges past the end and I/O errors are ignored: the read itself
+  // reports them. False when the store has no use for these hints, so that
+  // callers can stop making them.
+  virtual bool hint(std::span<const ReadRequest> requests) noexcept = 0;
+};
+
+// Prefetcher::hint when `store` is one; false otherwise (memory stores).
+bool hint(Store& store, std::span<const ReadRequest> requests) noexcept;
+
+// The budget in force: config().readahead_bytes.
 std::uint64_t readahead_bytes();
 
-// Hints `requests` (in reading order) in one Store::hint call: neighbouring
+// Hints `requests` (in reading order) in one hint() call: neighbouring
 // ranges of one key merged, then ranges under min_hint_bytes dropped (a
 // request for a whole value counts as whole_value_bytes). Returns what
-// Store::hint returned (false: the store has no use for hints), true when
+// hint() returned (false: the store has no use for hints), true when
 // nothing was left to hint. Never throws.
 bool hint_requests(Store& store, std::vector<ReadRequest> requests, std::uint64_t whole_value_bytes,
                    std::uint64_t min_hint_bytes = kMinHintBytes) noexcept;
@@ -64,7 +76,7 @@ class ReadaheadWindow {
 
   // Item i is about to be read (any thread). When fewer than window() / 2
   // items from i on have been hinted, hints the items up to i + window() in
-  // one Store::hint call: neighbouring ranges of one key merged, hints below
+  // one hint() call: neighbouring ranges of one key merged, hints below
   // min_hint_bytes dropped (a whole value counts as item_bytes). Otherwise
   // returns at once (one atomic load).
   void reached(std::size_t i) noexcept;

@@ -1,9 +1,12 @@
-// Store conveniences, the default buffer-reusing reads, and the URL dispatch.
+// Store conveniences, the engine's reads into caller memory and hints for
+// any store (store/reusing_read.hpp, store/readahead_window.hpp), and the URL dispatch.
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
 
+#include "store/readahead_window.hpp"
+#include "store/reusing_read.hpp"
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/store.hpp"
 
@@ -16,24 +19,33 @@ std::optional<Bytes> Store::get(std::string_view key, ByteRange range) {
   return std::move(results[0].data);
 }
 
-bool Store::read_reusing(const ReadRequest& request, Bytes& buffer) {
+namespace store {
+
+bool read_reusing(Store& store, const ReadRequest& request, Bytes& buffer) {
+  if (auto* reader = dynamic_cast<ReusingReader*>(&store)) return reader->read_reusing(request, buffer);
   const ReadInto req{request, {}};
-  auto res = read(std::span(&req, 1));
+  auto res = store.read(std::span(&req, 1));
   if (res.empty() || !res[0].found) return false;
   buffer = std::move(res[0].data);
   return true;
 }
 
-std::optional<std::uint64_t> Store::read_whole_into(std::string_view key, std::span<std::byte> dest) {
+std::optional<std::uint64_t> read_whole_into(Store& store, std::string_view key, std::span<std::byte> dest) {
+  if (auto* reader = dynamic_cast<ReusingReader*>(&store)) return reader->read_whole_into(key, dest);
   const ReadInto req{{std::string(key), ByteRange::all()}, {}};
-  auto res = read(std::span(&req, 1));
+  auto res = store.read(std::span(&req, 1));
   if (res.empty() || !res[0].found) return std::nullopt;
   const Bytes& data = res[0].data;
   if (data.size() == dest.size() && !data.empty()) std::memcpy(dest.data(), data.data(), data.size());
   return data.size();
 }
 
-bool Store::hint(std::span<const ReadRequest>) noexcept { return false; }
+bool hint(Store& store, std::span<const ReadRequest> requests) noexcept {
+  auto* prefetcher = dynamic_cast<Prefetcher*>(&store);
+  return prefetcher && prefetcher->hint(requests);
+}
+
+}  // namespace store
 
 std::vector<std::string> Store::list_dir(std::string_view prefix) {
   std::string p(prefix);

@@ -5,6 +5,7 @@
 #include "corpus/corpus.hpp"
 #include "engine/reference_slice.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::testing {
 

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu {
 namespace {

@@ -21,6 +21,7 @@
 #include "engine/codec_chains.hpp"
 #include "engine/plan.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu {

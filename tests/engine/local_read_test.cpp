@@ -11,6 +11,7 @@
 
 #include "codec_chains.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu {

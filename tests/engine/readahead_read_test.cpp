@@ -1,5 +1,5 @@
 // Reads through a LocalStore with every read-ahead setting (off, one item,
-// a few items, the default, a bad value) give the same values: whole and
+// a few items, the default) give the same values: whole and
 // partial selections, missing chunks, plain, zstd and sharded arrays. Chunks
 // hold 1 MiB of incompressible values, so that the zstd chains make hints
 // (smaller ones are not: store::kMinHintBytes; plain bytes make none).
@@ -13,6 +13,8 @@
 #include "store/page_cache_readahead.hpp"
 #include "codec_chains.hpp"
 #include "zarrgpu/array.hpp"
+#include "zarrgpu/config.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu {
 namespace {
@@ -21,21 +23,18 @@ namespace fs = std::filesystem;
 
 std::vector<CodecSpec> chain(const std::string& kind) { return testing::codec_chain(kind, {1, 512, 512}); }
 
-// Sets ZARRGPU_READAHEAD for one scope (nullptr: unset).
-class ReadaheadEnv {
+// Sets Config::readahead_bytes for one scope.
+class ReadaheadSetting {
  public:
-  explicit ReadaheadEnv(const char* value) {
-    if (const char* v = std::getenv("ZARRGPU_READAHEAD")) saved_ = v;
-    if (value) ::setenv("ZARRGPU_READAHEAD", value, 1);
-    else ::unsetenv("ZARRGPU_READAHEAD");
+  explicit ReadaheadSetting(std::uint64_t bytes) : saved_(config()) {
+    Config c = saved_;
+    c.readahead_bytes = bytes;
+    set_config(c);
   }
-  ~ReadaheadEnv() {
-    if (saved_) ::setenv("ZARRGPU_READAHEAD", saved_->c_str(), 1);
-    else ::unsetenv("ZARRGPU_READAHEAD");
-  }
+  ~ReadaheadSetting() { set_config(saved_); }
 
  private:
-  std::optional<std::string> saved_;
+  Config saved_;
 };
 
 class ReadaheadRead : public ::testing::TestWithParam<std::string> {
@@ -79,14 +78,14 @@ class ReadaheadRead : public ::testing::TestWithParam<std::string> {
   std::vector<std::uint32_t> values_;
 };
 
-// Off, one item ahead, three, the default (256), a bad value (the default).
-constexpr const char* kSettings[] = {"0", "1", "3M", nullptr, "not-a-size"};
+// Off, one byte (one item ahead), three MiB, the default (256 MiB).
+constexpr std::uint64_t kSettings[] = {0, 1, 3 << 20, Config{}.readahead_bytes};
 
 TEST_P(ReadaheadRead, EverySettingReadsTheSameValues) {
-  for (const char* setting : kSettings) {
-    ReadaheadEnv env(setting);
+  for (const std::uint64_t setting : kSettings) {
+    ReadaheadSetting scope(setting);
     for (unsigned threads : {1u, 2u, 0u}) {
-      SCOPED_TRACE(std::string("ZARRGPU_READAHEAD=") + (setting ? setting : "(unset)") + ", threads " +
+      SCOPED_TRACE("readahead_bytes " + std::to_string(setting) + ", threads " +
                    std::to_string(threads));
       EXPECT_TRUE(read(":,:,:", values_.size(), threads) == values_);
       // A partial selection: every chunk placed through a strided copy.
@@ -104,8 +103,8 @@ TEST_P(ReadaheadRead, EverySettingReadsTheSameValues) {
 TEST_P(ReadaheadRead, MissingChunksReadAsTheFillValueWithReadahead) {
   fs::remove_all(dir_ / "v/c/1");  // steps 1 (for sharded arrays: 2 and 3)
   const bool sharded = GetParam().starts_with("shard");
-  for (const char* setting : kSettings) {
-    ReadaheadEnv env(setting);
+  for (const std::uint64_t setting : kSettings) {
+    ReadaheadSetting scope(setting);
     const auto got = read(":,:,:", values_.size(), 0);
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < values_.size(); ++i) {
@@ -113,7 +112,7 @@ TEST_P(ReadaheadRead, MissingChunksReadAsTheFillValueWithReadahead) {
       const bool gone = sharded ? step == 2 || step == 3 : step == 1;
       wrong += got[i] != (gone ? 7u : values_[i]);
     }
-    EXPECT_EQ(wrong, 0u) << (setting ? setting : "(unset)");
+    EXPECT_EQ(wrong, 0u) << "readahead_bytes " << setting;
   }
 }
 

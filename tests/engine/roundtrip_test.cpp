@@ -12,6 +12,7 @@
 
 #include "engine/reference_slice.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu {

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "engine/node_documents.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu {

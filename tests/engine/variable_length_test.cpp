@@ -4,6 +4,7 @@
 // of fixed-size and device access.
 #include <gtest/gtest.h>
 
+#include "metadata/metadata.hpp"
 #include "zarrgpu/array.hpp"
 #include "zarrgpu/error.hpp"
 

@@ -1,8 +1,6 @@
 // The per-batch choice between the GPU zstd decoder and CPU threads (host code).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
 #include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
 #include "engine/device_read/decoder_choice.hpp"
 #include "gpu/staging_config.hpp"
@@ -10,31 +8,6 @@
 
 namespace zarrgpu::engine::device_read {
 namespace {
-
-TEST(DecoderChoice, ParsesTheRequest) {
-  EXPECT_EQ(parse_zstd_request(""), ZstdRequest::auto_);
-  EXPECT_EQ(parse_zstd_request("auto"), ZstdRequest::auto_);
-  EXPECT_EQ(parse_zstd_request("0"), ZstdRequest::cpu);
-  EXPECT_EQ(parse_zstd_request("1"), ZstdRequest::gpu);
-  EXPECT_EQ(parse_zstd_request("yes"), std::nullopt);
-  EXPECT_EQ(parse_zstd_request("2"), std::nullopt);
-}
-
-TEST(DecoderChoice, EnvironmentDefaultsToAutoAndRejectsJunk) {
-  unsetenv("ZARRGPU_GPU_ZSTD");
-  EXPECT_EQ(zstd_request_from_environment(), ZstdRequest::auto_);
-  setenv("ZARRGPU_GPU_ZSTD", "0", 1);
-  EXPECT_EQ(zstd_request_from_environment(), ZstdRequest::cpu);
-  setenv("ZARRGPU_GPU_ZSTD", "on", 1);
-  try {
-    zstd_request_from_environment();
-    ADD_FAILURE() << "ZARRGPU_GPU_ZSTD=on accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find("ZARRGPU_GPU_ZSTD"), std::string::npos);
-  }
-  unsetenv("ZARRGPU_GPU_ZSTD");
-}
 
 TEST(DecoderChoice, ThresholdIsTheSmallerOfGpuAndCpuBounds) {
   // The GPU's bound grows with its SMs, the CPU's with its threads; the
@@ -84,7 +57,7 @@ TEST(DecoderChoice, DescriptionNamesTheRule) {
   const std::string threshold = ">= " + std::to_string(gpu_zstd_frame_threshold(132, 16)) + " frames";
   EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find(threshold), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::auto_, true, 132, 16).find("frames of >= 512 KiB"), std::string::npos);
-  EXPECT_NE(describe_zstd_choice(ZstdRequest::cpu, true, 132, 16).find("ZARRGPU_GPU_ZSTD=0"), std::string::npos);
+  EXPECT_NE(describe_zstd_choice(ZstdRequest::cpu, true, 132, 16).find("zstd_decoder=cpu"), std::string::npos);
   EXPECT_NE(describe_zstd_choice(ZstdRequest::gpu, false, 132, 16).find("not built"), std::string::npos);
 }
 

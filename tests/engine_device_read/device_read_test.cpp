@@ -16,6 +16,8 @@
 #include "gpu/cuda_buffer.hpp"
 #include "gpu/stream.hpp"
 #include "zarrgpu/array.hpp"
+#include "zarrgpu/config.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::engine {
@@ -59,32 +61,19 @@ class DeviceRead : public ::testing::Test {
   void SetUp() override {
     if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
     if (corpus_arrays().empty()) GTEST_SKIP() << "no corpus at " << corpus_dir();
+    saved_ = config();
     // The corpus' batches are small: under auto they would all decode zstd on
     // CPU threads, so the GPU decoder is forced unless a test says otherwise.
-    setenv("ZARRGPU_GPU_ZSTD", "1", 1);
+    change([](Config& c) { c.zstd_decoder = DecoderChoice::gpu; });
   }
-  void TearDown() override {
-    unsetenv("ZARRGPU_GPU_ZSTD");
-    unsetenv("ZARRGPU_STAGING_BYTES");
-    unsetenv("ZARRGPU_SCRATCH_BYTES");
-    unsetenv("ZARRGPU_READ_PIECE_BYTES");
-  }
+  void TearDown() override { set_config(saved_); }
+  Config saved_;
 
-  // A read with environment variable `var` set to `value`, which it cannot
-  // take: an invalid_argument that names the variable (TearDown unsets it).
-  void expect_bad_setting(const char* var, const char* value) {
-    setenv(var, value, 1);
-    const CorpusArray c = corpus_arrays().front();
-    const Array a = Array::open(open_local_store((corpus_dir() / c.store).string()), c.path);
-    const Bytes cpu = a.read();
-    gpu::DeviceBuffer d(std::max<std::size_t>(cpu.size(), 16));
-    try {
-      a.read(Selection(), d.data(), cpu.size(), Device::cuda(0));
-      if (cpu.size() != 0) ADD_FAILURE() << var << "=" << value << " accepted";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
-      EXPECT_NE(std::string(e.what()).find(var), std::string::npos) << e.what();
-    }
+  // Changes the settings for this test (TearDown restores them).
+  static void change(const std::function<void(Config&)>& f) {
+    Config c = config();
+    f(c);
+    set_config(c);
   }
 
   void expect_corpus(const std::function<void(const DeviceReadStats&)>& check_stats = {}) {
@@ -107,41 +96,35 @@ class DeviceRead : public ::testing::Test {
 TEST_F(DeviceRead, CorpusMatchesExpectedDigests) {
   std::uint64_t on_gpu = 0;
   expect_corpus([&](const DeviceReadStats& s) { on_gpu += s.zstd_gpu_chunks; });
-  EXPECT_GT(on_gpu, 0u) << "ZARRGPU_GPU_ZSTD=1 decoded no zstd chunk on the GPU";
+  EXPECT_GT(on_gpu, 0u) << "zstd_decoder=gpu decoded no zstd chunk on the GPU";
 }
 
 TEST_F(DeviceRead, CorpusWithCpuZstd) {
-  setenv("ZARRGPU_GPU_ZSTD", "0", 1);
+  change([](Config& c) { c.zstd_decoder = DecoderChoice::cpu; });
   expect_corpus([](const DeviceReadStats& s) { EXPECT_EQ(s.zstd_gpu_chunks, 0u); });
 }
 
 TEST_F(DeviceRead, CorpusWithAutomaticZstdChoice) {
-  setenv("ZARRGPU_GPU_ZSTD", "auto", 1);
+  change([](Config& c) { c.zstd_decoder = DecoderChoice::auto_; });
   expect_corpus([](const DeviceReadStats& s) {
     if (!s.zstd_decoder.empty()) EXPECT_NE(s.zstd_decoder.find("auto"), std::string::npos) << s.zstd_decoder;
   });
 }
 
-TEST_F(DeviceRead, UnknownZstdChoiceIsAnError) { expect_bad_setting("ZARRGPU_GPU_ZSTD", "sometimes"); }
-
 TEST_F(DeviceRead, CorpusThroughTinyBatches) {
   // Many batches through every ring slot, chunks larger than a slot included.
-  setenv("ZARRGPU_STAGING_BYTES", "4K", 1);
-  setenv("ZARRGPU_SCRATCH_BYTES", "8K", 1);
+  change([](Config& c) { c.staging_bytes = 4 << 10; c.scratch_bytes = 8 << 10; });
   expect_corpus();
 }
 
 // Chunk files read in pieces of a few hundred bytes, on their own and in tiny
 // batches: each piece lands at its place in the staging ring.
 TEST_F(DeviceRead, CorpusThroughPiecesOfReads) {
-  setenv("ZARRGPU_READ_PIECE_BYTES", "300", 1);
+  change([](Config& c) { c.read_piece_bytes = 300; });
   expect_corpus();
-  setenv("ZARRGPU_STAGING_BYTES", "4K", 1);
-  setenv("ZARRGPU_SCRATCH_BYTES", "8K", 1);
+  change([](Config& c) { c.staging_bytes = 4 << 10; c.scratch_bytes = 8 << 10; });
   expect_corpus();
 }
-
-TEST_F(DeviceRead, UnreadablePieceSizeIsAnError) { expect_bad_setting("ZARRGPU_READ_PIECE_BYTES", "lots"); }
 
 std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
   return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
@@ -247,12 +230,12 @@ TEST_F(DeviceRead, CorruptChunkIsAnError) {
   }
   const Array a = Array::open(open_local_store(dst.string()));
   const std::uint64_t bytes = a.metadata().num_elements() * size_of(a.dtype());
-  for (const char* gpu_zstd : {"1", "0"}) {
-    setenv("ZARRGPU_GPU_ZSTD", gpu_zstd, 1);
+  for (const DecoderChoice gpu_zstd : {DecoderChoice::gpu, DecoderChoice::cpu}) {
+    change([&](Config& c) { c.zstd_decoder = gpu_zstd; });
     gpu::DeviceBuffer d(bytes);
     try {
       a.read(Selection(), d.data(), bytes, Device::cuda(0));
-      ADD_FAILURE() << "a corrupt chunk read as complete (ZARRGPU_GPU_ZSTD=" << gpu_zstd << ")";
+      ADD_FAILURE() << "a corrupt chunk read as complete (zstd_decoder=" << to_string(gpu_zstd) << ")";
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), ErrorKind::corrupt_data) << e.what();
       EXPECT_FALSE(e.context().chunk_key.empty()) << e.what();

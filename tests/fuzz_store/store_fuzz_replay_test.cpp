@@ -11,6 +11,7 @@
 
 #include "store_input.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 
 namespace {
 

@@ -1,24 +1,11 @@
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
 #include "gpu/io_path.hpp"
 #include "gpu/staging_config.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::gpu {
 namespace {
-
-TEST(StagingConfig, ParsesByteSizes) {
-  EXPECT_EQ(parse_byte_size("65536"), 65536u);
-  EXPECT_EQ(parse_byte_size("64K"), 65536u);
-  EXPECT_EQ(parse_byte_size("256M"), 256u << 20);
-  EXPECT_EQ(parse_byte_size("1G"), 1ull << 30);
-  EXPECT_EQ(parse_byte_size("2GiB"), 2ull << 30);
-  EXPECT_EQ(parse_byte_size(" 512MB "), 512ull << 20);
-  EXPECT_EQ(parse_byte_size("10B"), 10u);
-  for (const char* bad : {"", "0", "M", "12Q", "1.5G", "-3", "99999999999999T", "5 M"}) EXPECT_FALSE(parse_byte_size(bad)) << bad;
-}
 
 TEST(StagingConfig, WithinABudgetBoundsTheDeviceFootprint) {
   StagingConfig big;
@@ -38,42 +25,31 @@ TEST(StagingConfig, WithinABudgetBoundsTheDeviceFootprint) {
   EXPECT_EQ(big.device_footprint(6), 4 * ((256u << 20) + 7 * (512ull << 20)));
 }
 
-TEST(StagingConfig, ReadsTheEnvironment) {
-  setenv("ZARRGPU_STAGING_BYTES", "64M", 1);
-  setenv("ZARRGPU_STAGING_SLOTS", "4", 1);
-  unsetenv("ZARRGPU_SCRATCH_BYTES");
-  StagingConfig c = StagingConfig::from_environment();
+TEST(StagingConfig, TakesTheConfiguration) {
+  Config settings;
+  settings.staging_bytes = 64u << 20;
+  settings.staging_slots = 4;
+  StagingConfig c = StagingConfig::from(settings);
   EXPECT_EQ(c.slot_bytes, 64u << 20);
   EXPECT_EQ(c.slots, 4u);
-  EXPECT_EQ(c.scratch_bytes, 128u << 20);
-  setenv("ZARRGPU_STAGING_SLOTS", "1", 1);
-  EXPECT_THROW(StagingConfig::from_environment(), Error);
-  setenv("ZARRGPU_STAGING_SLOTS", "3", 1);
-  setenv("ZARRGPU_STAGING_BYTES", "lots", 1);
-  EXPECT_THROW(StagingConfig::from_environment(), Error);
-  unsetenv("ZARRGPU_STAGING_BYTES");
-  unsetenv("ZARRGPU_STAGING_SLOTS");
-  c = StagingConfig::from_environment();
+  EXPECT_EQ(c.scratch_bytes, 128u << 20);  // twice the slot unless set
+  settings.scratch_bytes = 100u << 20;
+  EXPECT_EQ(StagingConfig::from(settings).scratch_bytes, 100u << 20);
+  c = StagingConfig::from(Config{});
   EXPECT_EQ(c.slot_bytes, 256u << 20);
   EXPECT_EQ(c.slots, 3u);
-  // A fourth slot by default on GPUs of 32 GiB and more; the variable still rules.
-  EXPECT_EQ(StagingConfig::from_environment(std::uint64_t{24} << 30).slots, 3u);
-  EXPECT_EQ(StagingConfig::from_environment(std::uint64_t{80} << 30).slots, 4u);
-  setenv("ZARRGPU_STAGING_SLOTS", "2", 1);
-  EXPECT_EQ(StagingConfig::from_environment(std::uint64_t{80} << 30).slots, 2u);
-  unsetenv("ZARRGPU_STAGING_SLOTS");
-  // Reads of GPU-decoded chunks go in pieces of 4 MiB unless the variable says.
+  // A fourth slot by default on GPUs of 32 GiB and more; the setting still rules.
+  EXPECT_EQ(StagingConfig::from(Config{}, std::uint64_t{24} << 30).slots, 3u);
+  EXPECT_EQ(StagingConfig::from(Config{}, std::uint64_t{80} << 30).slots, 4u);
+  settings.staging_slots = 2;
+  EXPECT_EQ(StagingConfig::from(settings, std::uint64_t{80} << 30).slots, 2u);
+  // Reads of GPU-decoded chunks go in pieces of 4 MiB unless the setting says.
   EXPECT_EQ(c.read_piece_bytes, 4u << 20);
-  setenv("ZARRGPU_READ_PIECE_BYTES", "300", 1);
-  EXPECT_EQ(StagingConfig::from_environment().read_piece_bytes, 300u);
-  setenv("ZARRGPU_READ_PIECE_BYTES", "lots", 1);
-  EXPECT_THROW(StagingConfig::from_environment(), Error);
-  unsetenv("ZARRGPU_READ_PIECE_BYTES");
+  settings.read_piece_bytes = 300;
+  EXPECT_EQ(StagingConfig::from(settings).read_piece_bytes, 300u);
 }
 
 TEST(IoPath, ResolvesRequests) {
-  EXPECT_EQ(parse_io_request("gds-compat"), IoRequest::gds_compat);
-  EXPECT_FALSE(parse_io_request("dma"));
   // auto: GDS only when it is real; compatibility mode loses to the pinned ring.
   EXPECT_EQ(resolve_io_path(IoRequest::auto_, true, true, true), IoPath::gds);
   EXPECT_EQ(resolve_io_path(IoRequest::auto_, true, false, true), IoPath::posix);

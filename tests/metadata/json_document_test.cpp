@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "metadata/metadata_test_support.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu {
 namespace {

@@ -1,4 +1,4 @@
-// Read-ahead: Store::hint (LocalStore's page-cache advice on a background
+// Read-ahead: store::hint (LocalStore's page-cache advice on a background
 // thread, the no-op default), the window the read engine keeps, and the
 // ZARRGPU_READAHEAD setting. A hint is advice: it must never fail, leak a
 // descriptor, or change the bytes a read returns.
@@ -17,6 +17,8 @@
 
 #include "store/page_cache_readahead.hpp"
 #include "store/readahead_window.hpp"
+#include "store/reusing_read.hpp"
+#include "zarrgpu/config.hpp"
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/store.hpp"
 
@@ -114,12 +116,12 @@ TEST_F(Readahead, LocalStoreHintsAnythingAndReadsGiveTheSameBytes) {
       {"../escape", ByteRange::all()},  // not a valid key: skipped
       {"", ByteRange::all()},
   };
-  EXPECT_TRUE(store_->hint(hints));
+  EXPECT_TRUE(store::hint(*store_, hints));
   store::wait_for_background_advice();
   Bytes buf;
-  ASSERT_TRUE(store_->read_reusing({"a/big", ByteRange::all()}, buf));
+  ASSERT_TRUE(store::read_reusing(*store_, {"a/big", ByteRange::all()}, buf));
   EXPECT_TRUE(same(buf.span(), big_.span()));
-  ASSERT_TRUE(store_->read_reusing({"a/big", ByteRange::of(1000, 2 << 20)}, buf));
+  ASSERT_TRUE(store::read_reusing(*store_, {"a/big", ByteRange::of(1000, 2 << 20)}, buf));
   EXPECT_TRUE(same(buf.span(), big_.span().subspan(1000, 2 << 20)));
   EXPECT_FALSE(store_->get("a/none"));
   // Reads report what hints ignored.
@@ -133,10 +135,10 @@ TEST_F(Readahead, HintsCloseEveryDescriptor) {
     hints.push_back({"a/none" + std::to_string(i), ByteRange::all()});
     hints.push_back({"a/small", ByteRange::of(200, 1)});
   }
-  store_->hint(hints);  // starts the background thread, if it was not running
+  store::hint(*store_, hints);  // starts the background thread, if it was not running
   store::wait_for_background_advice();
   const std::size_t before = open_descriptors();
-  for (int k = 0; k < 4; ++k) store_->hint(hints);
+  for (int k = 0; k < 4; ++k) store::hint(*store_, hints);
   store::wait_for_background_advice();
   EXPECT_EQ(open_descriptors(), before);
 }
@@ -144,11 +146,11 @@ TEST_F(Readahead, HintsCloseEveryDescriptor) {
 TEST(ReadaheadStores, MemoryStoreHasNoUseForHints) {
   auto s = make_memory_store();
   const ReadRequest r{"x", ByteRange::all()};
-  EXPECT_FALSE(s->hint(std::span(&r, 1)));
+  EXPECT_FALSE(store::hint(*s, std::span(&r, 1)));
 }
 
 // A store that records hints (and answers nothing else).
-class RecordingStore final : public Store {
+class RecordingStore final : public Store, public store::Prefetcher {
  public:
   explicit RecordingStore(bool useful) : useful_(useful) {}
   std::vector<ReadResult> read(std::span<const ReadInto> r) override { return std::vector<ReadResult>(r.size()); }
@@ -321,38 +323,17 @@ TEST(ReadaheadWindow, ConcurrentReachesHintEachItemOnce) {
   EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()).size(), n);
 }
 
-TEST(ReadaheadSetting, ParsesByteSizes) {
-  using store::parse_byte_size;
-  EXPECT_EQ(parse_byte_size("0"), 0u);
-  EXPECT_EQ(parse_byte_size("268435456"), 268435456u);
-  EXPECT_EQ(parse_byte_size("256M"), 256u << 20);
-  EXPECT_EQ(parse_byte_size("256MiB"), 256u << 20);
-  EXPECT_EQ(parse_byte_size("256mb"), 256u << 20);
-  EXPECT_EQ(parse_byte_size("4k"), 4096u);
-  EXPECT_EQ(parse_byte_size("1G"), std::uint64_t(1) << 30);
-  EXPECT_EQ(parse_byte_size("2T"), std::uint64_t(2) << 40);
-  EXPECT_EQ(parse_byte_size("10B"), 10u);
-  for (const char* bad : {"", "M", "-1", "+1", " 1", "1 ", "1.5G", "12X", "1iB", "1MiBs", "0x10", "off",
-                          "99999999999999999999", "17179869184G"}) {
-    EXPECT_EQ(parse_byte_size(bad), std::nullopt) << bad;
-  }
-}
-
-TEST(ReadaheadSetting, BadValuesFallBackToTheDefault) {
-  EXPECT_EQ(store::readahead_bytes(nullptr), store::kDefaultReadaheadBytes);
-  EXPECT_EQ(store::readahead_bytes("0"), 0u);
-  EXPECT_EQ(store::readahead_bytes("64M"), std::uint64_t(64) << 20);
-  EXPECT_EQ(store::readahead_bytes("lots"), store::kDefaultReadaheadBytes);
-  EXPECT_EQ(store::readahead_bytes("-5"), store::kDefaultReadaheadBytes);
-  const char* saved = std::getenv("ZARRGPU_READAHEAD");
-  const std::string keep = saved ? saved : "";
-  ::setenv("ZARRGPU_READAHEAD", "1M", 1);
+TEST(ReadaheadSetting, FollowsTheConfiguration) {
+  const Config saved = config();
+  Config c = saved;
+  c.readahead_bytes = 1 << 20;
+  set_config(c);
   EXPECT_EQ(store::readahead_bytes(), std::uint64_t(1) << 20);
-  ::setenv("ZARRGPU_READAHEAD", "1.5G", 1);
-  EXPECT_EQ(store::readahead_bytes(), store::kDefaultReadaheadBytes);
-  ::unsetenv("ZARRGPU_READAHEAD");
-  EXPECT_EQ(store::readahead_bytes(), store::kDefaultReadaheadBytes);
-  if (saved) ::setenv("ZARRGPU_READAHEAD", keep.c_str(), 1);
+  c.readahead_bytes = 0;
+  set_config(c);
+  EXPECT_EQ(store::readahead_bytes(), 0u);
+  set_config(saved);
+  EXPECT_EQ(Config{}.readahead_bytes, store::kDefaultReadaheadBytes);
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
-// Store::read_reusing / read_whole_into: LocalStore's one-open path and the
+// store::read_reusing / read_whole_into: LocalStore's one-open path and the
 // Store defaults over read() (MemoryStore) must agree.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 
+#include "store/reusing_read.hpp"
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/store.hpp"
 
@@ -38,17 +39,17 @@ class ReusingRead : public ::testing::TestWithParam<bool> {
 
 TEST_P(ReusingRead, ReadsRangesIntoOneBufferOfChangingSize) {
   Bytes buf;
-  ASSERT_TRUE(store_->read_reusing({"a/long", ByteRange::all()}, buf));
+  ASSERT_TRUE(store::read_reusing(*store_, {"a/long", ByteRange::all()}, buf));
   EXPECT_EQ(str(buf.span()), "0123456789abcdef");
-  ASSERT_TRUE(store_->read_reusing({"a/short", ByteRange::all()}, buf));
+  ASSERT_TRUE(store::read_reusing(*store_, {"a/short", ByteRange::all()}, buf));
   EXPECT_EQ(str(buf.span()), "xyz");
-  ASSERT_TRUE(store_->read_reusing({"a/long", ByteRange::of(4, 5)}, buf));
+  ASSERT_TRUE(store::read_reusing(*store_, {"a/long", ByteRange::of(4, 5)}, buf));
   EXPECT_EQ(str(buf.span()), "45678");
-  ASSERT_TRUE(store_->read_reusing({"a/long", ByteRange::suffix(3)}, buf));
+  ASSERT_TRUE(store::read_reusing(*store_, {"a/long", ByteRange::suffix(3)}, buf));
   EXPECT_EQ(str(buf.span()), "def");
-  EXPECT_FALSE(store_->read_reusing({"a/none", ByteRange::all()}, buf));
+  EXPECT_FALSE(store::read_reusing(*store_, {"a/none", ByteRange::all()}, buf));
   try {
-    store_->read_reusing({"a/short", ByteRange::of(2, 5)}, buf);
+    store::read_reusing(*store_, {"a/short", ByteRange::of(2, 5)}, buf);
     FAIL() << "a range past the end";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::io) << e.what();
@@ -58,10 +59,10 @@ TEST_P(ReusingRead, ReadsRangesIntoOneBufferOfChangingSize) {
 TEST_P(ReusingRead, WholeValueLandsInDestinationOnlyAtItsExactSize) {
   std::string dest(16, '.');
   auto span = std::as_writable_bytes(std::span(dest.data(), dest.size()));
-  EXPECT_EQ(store_->read_whole_into("a/long", span), 16u);
+  EXPECT_EQ(store::read_whole_into(*store_, "a/long", span), 16u);
   EXPECT_EQ(dest, "0123456789abcdef");
-  EXPECT_EQ(store_->read_whole_into("a/short", span), 3u);  // size differs: caller reads another way
-  EXPECT_EQ(store_->read_whole_into("a/none", span), std::nullopt);
+  EXPECT_EQ(store::read_whole_into(*store_, "a/short", span), 3u);  // size differs: caller reads another way
+  EXPECT_EQ(store::read_whole_into(*store_, "a/none", span), std::nullopt);
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, ReusingRead, ::testing::Values(true, false),

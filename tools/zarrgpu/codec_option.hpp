@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::cli {
 

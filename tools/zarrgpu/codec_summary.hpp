@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::cli {
 

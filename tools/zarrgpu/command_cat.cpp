@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "engine/node_documents.hpp"
 #include "byte_size.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"

@@ -1,6 +1,7 @@
 // zarrgpu consolidate STORE[/PATH]: (re)writes a group's consolidated metadata.
 #include <iostream>
 
+#include "engine/node_documents.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "node_tree.hpp"

@@ -16,6 +16,7 @@
 #include "progress.hpp"
 #include "staged_directory.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::cli {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/store.hpp"
 
 namespace zarrgpu::cli {

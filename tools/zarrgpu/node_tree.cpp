@@ -1,5 +1,7 @@
 #include "node_tree.hpp"
 
+#include "engine/node_documents.hpp"
+
 #include <algorithm>
 
 namespace zarrgpu::cli {

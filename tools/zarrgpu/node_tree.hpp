@@ -8,6 +8,7 @@
 
 #include "store_location.hpp"
 #include "zarrgpu/array.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::cli {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "block_plan.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::cli {
 

@@ -10,7 +10,7 @@
 // the format, so that xarray sees the same dataset on both sides.
 #pragma once
 
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::cli {
 

@@ -1,26 +1,12 @@
 #include "engine/device_read/decoder_choice.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::engine::device_read {
 
-std::optional<ZstdRequest> parse_zstd_request(std::string_view s) noexcept {
-  if (s.empty() || s == "auto") return ZstdRequest::auto_;
-  if (s == "0") return ZstdRequest::cpu;
-  if (s == "1") return ZstdRequest::gpu;
-  return std::nullopt;
-}
-
-ZstdRequest zstd_request_from_environment() {
-  const char* v = std::getenv("ZARRGPU_GPU_ZSTD");
-  if (!v) return ZstdRequest::auto_;
-  const auto r = parse_zstd_request(v);
-  if (!r) throw Error(ErrorKind::invalid_argument, std::string("ZARRGPU_GPU_ZSTD='") + v + "' must be 0, 1 or auto");
-  return *r;
-}
+ZstdRequest zstd_request() { return config().zstd_decoder; }
 
 std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) noexcept {
   const std::size_t by_gpu = kFramesPerSm * std::max(1u, sm_count);
@@ -40,8 +26,8 @@ ZstdDecoder choose_zstd_decoder(ZstdRequest request, bool gpu_built, const ZstdB
 std::string describe_zstd_choice(ZstdRequest request, bool gpu_built, unsigned sm_count, unsigned cpu_threads) {
   if (!gpu_built) return "CPU threads: the GPU zstd decoder is not built";
   switch (request) {
-    case ZstdRequest::cpu: return "CPU threads (ZARRGPU_GPU_ZSTD=0)";
-    case ZstdRequest::gpu: return "GPU (ZARRGPU_GPU_ZSTD=1)";
+    case ZstdRequest::cpu: return "CPU threads (zstd_decoder=cpu)";
+    case ZstdRequest::gpu: return "GPU (zstd_decoder=gpu)";
     case ZstdRequest::auto_: break;
   }
   return "auto: GPU for batches of >= " + std::to_string(gpu_zstd_frame_threshold(sm_count, cpu_threads)) +

@@ -24,8 +24,8 @@
 // GPU until two batches queue there, 8.08. A CPU batch keeps the host from
 // fetching the GPU's next batches, and the GPU, twice as fast, waits.
 //
-// ZARRGPU_GPU_ZSTD overrides: 0 = always CPU threads, 1 = always GPU (when the
-// decoder is built), auto (default, also empty) = the rule above.
+// Config::zstd_decoder (ZARRGPU_GPU_ZSTD) overrides: cpu = always CPU threads,
+// gpu = always GPU (when the decoder is built), auto (default) = the rule above.
 #pragma once
 
 #include <cstddef>
@@ -33,9 +33,11 @@
 #include <string>
 #include <string_view>
 
+#include "zarrgpu/config.hpp"
+
 namespace zarrgpu::engine::device_read {
 
-enum class ZstdRequest { auto_, cpu, gpu };
+using ZstdRequest = DecoderChoice;
 enum class ZstdDecoder { cpu, gpu };
 
 inline constexpr std::size_t kFramesPerSm = 4;
@@ -51,10 +53,8 @@ inline constexpr std::size_t kLargeFrameBytes = std::size_t{512} << 10;
 // that a full batch of the CLI store's frames is one wave.
 inline constexpr std::size_t kGpuZstdTempPerScratch = 6;
 
-// "0", "1", "auto", "" (auto); nullopt otherwise.
-std::optional<ZstdRequest> parse_zstd_request(std::string_view s) noexcept;
-// ZARRGPU_GPU_ZSTD, or auto; throws Error(invalid_argument) on an unknown value.
-ZstdRequest zstd_request_from_environment();
+// The request in force: config().zstd_decoder.
+ZstdRequest zstd_request();
 
 // Frames a batch needs for the GPU decoder under `auto` (at least 1).
 std::size_t gpu_zstd_frame_threshold(unsigned sm_count, unsigned cpu_threads) noexcept;

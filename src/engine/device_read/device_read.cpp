@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "engine/plan.hpp"
+#include "zarrgpu/config.hpp"
 #include "zarrgpu/error.hpp"
 
 #if defined(ZARRGPU_HAVE_CUDA)
@@ -46,6 +47,16 @@ void release_device_read_buffers() {
   device_read::release_pipeline_resources();
 #endif
 }
+
+}  // namespace zarrgpu::engine
+
+namespace zarrgpu {
+
+void release_device_memory() { engine::release_device_read_buffers(); }
+
+}  // namespace zarrgpu
+
+namespace zarrgpu::engine {
 
 void prepare_device_read(Device device) {
   const ErrorContext where{};
@@ -95,6 +106,8 @@ void read_to_device(const Array& array, const Selection& selection, void* out, s
     gpu::DeviceScope scope(device.index);
     device_read::run_pipeline(array, plan, static_cast<std::byte*>(out), device.index, options, stats);
   }
+  // The read's buffers went back to the pool when its pipeline ended.
+  if (!config().keep_device_buffers) release_device_read_buffers();
   stats.seconds_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   g_last = stats;
   if (stats_out) *stats_out = stats;

@@ -21,6 +21,7 @@
 #include "gpu/place.hpp"
 #include "gpu/shuffle.hpp"
 #include "store/readahead_window.hpp"
+#include "zarrgpu/config.hpp"
 
 namespace zarrgpu::engine::device_read {
 
@@ -53,10 +54,10 @@ std::uint64_t device_memory_bytes(int device) {
   return known[device] = bytes;
 }
 
-// The staging of reads to `device`: defaults for its memory, then the
-// environment, then the caller's limit (0: none).
+// The staging of reads to `device`: Config's settings (defaults for its
+// memory where they leave the choice), then the caller's limit (0: none).
 gpu::StagingConfig staging_config(int device, std::uint64_t limit = 0) {
-  const auto c = gpu::StagingConfig::from_environment(device_memory_bytes(device));
+  const auto c = gpu::StagingConfig::from(config(), device_memory_bytes(device));
   return limit ? c.within(limit) : c;
 }
 
@@ -68,7 +69,7 @@ class Reader {
         config_(staging_config(device, options.device_memory_limit)),
         source_(*array.store(), array.metadata(), array.path(), plan),
         codec_chain_(source_.chain(source_.sharded() ? 1 : 0)),
-        request_(zstd_request_from_environment()),
+        request_(zstd_request()),
         gpu_chain_(classify_chain(codec_chain_, GpuZstd::available() && request_ != ZstdRequest::cpu)),
         cpu_chain_(classify_chain(codec_chain_, false)),
         chain_(gpu_chain_),
@@ -143,7 +144,7 @@ class Reader {
   }
 
   // Cold reads: the store starts reading the items planned after the batch
-  // about to run (Store::hint, read-ahead into the page cache), up to
+  // about to run (store::hint, read-ahead into the page cache), up to
   // ZARRGPU_READAHEAD bytes of stored data, so that the disk has more in
   // flight than one batch's reads. Not for cuFile reads, which bypass the
   // page cache.
@@ -167,7 +168,7 @@ class Reader {
   BatchLimits limits() const { return {config_.slot_bytes, config_.scratch_bytes, gds_batch()}; }
 
   void choose_io_path() {
-    const gpu::IoRequest request = gpu::io_request_from_environment();
+    const gpu::IoRequest request = gpu::io_request();
     const auto root = local_root(*array_.store());
     bool cufile_ok = false, true_gds = false;
     std::string why = "posix pread into the pinned ring";

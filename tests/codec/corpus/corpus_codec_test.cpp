@@ -7,7 +7,7 @@
 #include "codec/codec.hpp"
 #include "codec/codec_fixtures.hpp"
 #include "corpus/sha256.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::codec {
 namespace {

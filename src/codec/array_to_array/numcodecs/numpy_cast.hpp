@@ -7,7 +7,7 @@
 #include <span>
 
 #include "codec/array_to_array/numcodecs/numpy_scalar.hpp"
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 
 namespace zarrgpu::codec::numpy {
 

@@ -5,6 +5,10 @@
 // byte order -> `bytes`, byte filters and the compressor -> bytes-to-bytes
 // codecs), so the engine knows one chain only. The original v2 fields are
 // kept in `ArrayMetadata::v2` so a `.zarray` writes back unchanged.
+//
+// Private to the library and its in-tree consumers: the installed headers
+// (include/zarrgpu) only forward-declare these types and describe a node in
+// standard types and JSON text (Array::shape, Array::attributes_json, ...).
 #pragma once
 
 #include <array>
