@@ -136,6 +136,11 @@ Bytes run(lzma_stream& s, std::span<const std::byte> in, std::size_t cap, bool e
                         "decodes to more than the " + std::to_string(cap) + " bytes the chunk's metadata allows");
     if (!probing) produced += before - s.avail_out;
     if (rc == LZMA_STREAM_END) break;
+    if (rc == LZMA_MEMLIMIT_ERROR)
+      throw codec_error(ErrorKind::corrupt_data, codec,
+                        "the stream's header asks for " + std::to_string(lzma_memusage(&s) >> 20) +
+                            " MiB to decode (its dictionary), more than a chunk of at most " + std::to_string(cap) +
+                            " bytes needs (limit " + std::to_string(lzma_memlimit_get(&s) >> 20) + " MiB)");
     // Without progress liblzma answers LZMA_BUF_ERROR on the next call: truncated.
     if (rc != LZMA_OK) throw codec_error(ErrorKind::corrupt_data, codec, lzma_error(rc));
   }
@@ -146,19 +151,32 @@ Bytes run(lzma_stream& s, std::span<const std::byte> in, std::size_t cap, bool e
   return out;
 }
 
-// A decoder for `format` over `filters` (raw only).
+// What a decoder may allocate (its dictionary, mostly) for a stream that
+// decodes to at most `cap` bytes: the largest preset's dictionary (preset 9,
+// 64 MiB, which numcodecs' streams of any size may name), or the decoded
+// size the metadata allows when that is larger, and liblzma's overhead. A
+// header that names more (a 4 GiB dictionary before 4 KiB of data) is
+// refused instead of allocated.
+std::uint64_t decoder_memory_limit(std::size_t cap) {
+  constexpr std::uint64_t kPreset9Dictionary = 64ull << 20, kOverhead = 8ull << 20;
+  const std::uint64_t data = cap == SIZE_MAX ? 0 : static_cast<std::uint64_t>(cap);
+  return std::max(kPreset9Dictionary, data) + std::min<std::uint64_t>(data / 8, 64ull << 20) + kOverhead;
+}
+
+// A decoder for `format` over `filters` (raw only), allocating at most `memlimit`.
 void start_decoder(lzma_stream& s, int format, const std::optional<std::vector<LzmaCodec::Filter>>& filters,
-                   std::string_view codec) {
+                   std::string_view codec, std::uint64_t memlimit) {
   lzma_ret rc;
   switch (format) {
-    case kFormatXz: rc = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED); break;
-    case kFormatAlone: rc = lzma_alone_decoder(&s, UINT64_MAX); break;
+    case kFormatXz: rc = lzma_stream_decoder(&s, memlimit, LZMA_CONCATENATED); break;
+    case kFormatAlone: rc = lzma_alone_decoder(&s, memlimit); break;
     case kFormatRaw: {
+      // The filters (and so the memory) come from the metadata, not from the data.
       const FilterChain chain = build_chain(*filters, codec);
       rc = lzma_raw_decoder(&s, chain.filters.data());  // copies the options it needs
       break;
     }
-    default: rc = lzma_auto_decoder(&s, UINT64_MAX, LZMA_CONCATENATED); break;
+    default: rc = lzma_auto_decoder(&s, memlimit, LZMA_CONCATENATED); break;
   }
   if (rc != LZMA_OK) throw codec_error(ErrorKind::invalid_metadata, codec, "liblzma cannot start: " + lzma_error(rc));
 }
@@ -193,13 +211,14 @@ CodecSpec LzmaCodec::spec() const {
 
 Bytes LzmaCodec::decode(std::span<const std::byte> in, std::size_t expected_size) const {
   Stream st;
-  start_decoder(st.s, format_, filters_, name());
-  return expected_size ? run(st.s, in, expected_size, true, name()) : run(st.s, in, SIZE_MAX, false, name());
+  const std::size_t cap = expected_size ? expected_size : SIZE_MAX;
+  start_decoder(st.s, format_, filters_, name(), decoder_memory_limit(cap));
+  return run(st.s, in, cap, expected_size != 0, name());
 }
 
 Bytes LzmaCodec::decode_at_most(std::span<const std::byte> in, std::size_t max_size) const {
   Stream st;
-  start_decoder(st.s, format_, filters_, name());
+  start_decoder(st.s, format_, filters_, name(), decoder_memory_limit(max_size));
   return run(st.s, in, max_size, false, name());
 }
 

@@ -119,6 +119,30 @@ TEST(NumcodecsCompressors, DecodeAtMostStopsAtTheBound) {
   }
 }
 
+TEST(NumcodecsCompressors, LzmaHeaderCannotAskForMoreMemoryThanTheChunkNeeds) {
+  // Issue 33: an .lzma header naming a 4 GiB dictionary before a few bytes of
+  // data is refused as corrupt, not allocated; the largest preset's
+  // dictionary (64 MiB) still decodes a small chunk.
+  const ChunkRepresentation r{{1}, DataType::uint8, {}};
+  const std::vector<std::byte> data(4096, std::byte{7});
+  auto alone = make<BytesToBytesCodec>(spec_of(R"({"name":"numcodecs.lzma","configuration":{"format":2}})"), r);
+  Bytes bomb = alone->encode(data);
+  ASSERT_GT(bomb.size(), 5u);
+  std::memset(bomb.data() + 1, 0xff, 4);  // dictionary size, little-endian uint32 after the properties byte
+  expect_codec_error([&] { alone->decode(bomb, data.size()); }, ErrorKind::corrupt_data, "numcodecs.lzma");
+  expect_codec_error([&] { alone->decode_at_most(bomb, data.size()); }, ErrorKind::corrupt_data, "numcodecs.lzma");
+  try {
+    alone->decode(bomb, data.size());
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dictionary"), std::string::npos) << e.what();
+  }
+  for (const char* spec : {R"({"name":"numcodecs.lzma","configuration":{"preset":9}})",
+                           R"({"name":"numcodecs.lzma","configuration":{"format":2,"preset":9}})"}) {
+    auto c = make<BytesToBytesCodec>(spec_of(spec), r);
+    EXPECT_TRUE(same(c->decode(c->encode(data), data.size()), data)) << spec;
+  }
+}
+
 TEST(NumcodecsCompressors, ConfigurationsAndLevels) {
   const ChunkRepresentation r{{4}, DataType::uint8, {}};
   expect_codec_error(
