@@ -75,8 +75,15 @@ class Store {
   std::optional<Bytes> get(std::string_view key, ByteRange range = ByteRange::all());
 };
 
+// Whether each write of a local store is synced to disk before write() returns.
+enum class WriteSync {
+  each_write,  // fsync of the value and of its directory: durable once written
+  none,        // scratch output, or a staged tree the caller syncs as a whole
+};
+
 // A directory on the local file system (parallel pread on a thread pool).
-std::shared_ptr<Store> open_local_store(const std::string& root, bool create = false);
+std::shared_ptr<Store> open_local_store(const std::string& root, bool create = false,
+                                        WriteSync sync = WriteSync::each_write);
 // A store held in memory.
 std::shared_ptr<Store> make_memory_store();
 // "file://..." or a plain path, "memory://".

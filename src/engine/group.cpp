@@ -31,18 +31,35 @@ json parse_document(const Bytes& bytes, const std::string& key, const std::strin
 
 NodeDocuments read_node_documents(Store& store, const std::string& path) {
   static constexpr const char* names[] = {"zarr.json", ".zarray", ".zgroup", ".zattrs"};
+  NodeDocuments d;
   std::vector<ReadInto> reqs;
-  for (const char* n : names) reqs.push_back({{engine::join_key(path, n), ByteRange::all()}, {}});
-  std::vector<ReadResult> res;
+  bool* has[] = {&d.has_zarr_json, &d.has_zarray, &d.has_zgroup, nullptr};
+  for (std::size_t i = 0; i < std::size(names); ++i) {
+    const std::string key = engine::join_key(path, names[i]);
+    try {
+      engine::check_metadata_document_size(store, key, path);
+    } catch (const Error& e) {  // found, and too large to read
+      if (!d.unparsable) d.unparsable = e;
+      if (has[i]) *has[i] = true;
+      reqs.push_back({{"", ByteRange::all()}, {}});  // an empty key: left out of the batch
+      continue;
+    }
+    reqs.push_back({{key, ByteRange::all()}, {}});
+  }
+  std::vector<ReadInto> batch;
+  for (const auto& r : reqs)
+    if (!r.request.key.empty()) batch.push_back(r);
+  std::vector<ReadResult> got;
   try {
-    res = store.read(reqs);
+    got = store.read(batch);
   } catch (const Error& e) {
     throw e.with_context({path, "", "", store.describe()});
   }
-  NodeDocuments d;
-  d.has_zarr_json = res[0].found;
-  d.has_zarray = res[1].found;
-  d.has_zgroup = res[2].found;
+  std::vector<ReadResult> res(reqs.size());
+  for (std::size_t i = 0, j = 0; i < reqs.size(); ++i)
+    if (!reqs[i].request.key.empty()) res[i] = std::move(got[j++]);
+  for (std::size_t i = 0; i < 3; ++i)
+    if (res[i].found) *has[i] = true;
   std::optional<json>* slots[] = {&d.zarr_json, &d.zarray, &d.zgroup, &d.zattrs};
   for (std::size_t i = 0; i < reqs.size(); ++i) {
     if (!res[i].found) continue;
@@ -157,7 +174,7 @@ Group Group::open(std::shared_ptr<Store> store, std::string path, std::optional<
       document = engine::join_key(path, "zarr.json");
     } else {
       document = engine::join_key(path, ".zmetadata");
-      if (auto zmeta = g.store_->get(document))
+      if (auto zmeta = engine::read_metadata_document(*g.store_, document, path))
         found = parse_zmetadata(parse_document(*zmeta, document, path, *g.store_), path);
     }
     if (found) {

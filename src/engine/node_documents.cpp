@@ -15,7 +15,7 @@ void put(Store& store, const std::string& key, const json& doc) {
 }
 
 std::optional<json> get_json(Store& store, const std::string& key, const std::string& path) {
-  auto bytes = store.get(key);
+  auto bytes = read_metadata_document(store, key, path);
   if (!bytes) return std::nullopt;
   return parse_metadata_document(std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()),
                                  {path, "", "", store.describe(), key});
@@ -76,6 +76,20 @@ void set_v2_entries(json& entries, const std::string& rel, const NodeMetadata* n
 }
 
 }  // namespace
+
+void check_metadata_document_size(Store& store, const std::string& key, const std::string& path) {
+  const auto n = store.size(key);
+  if (n && *n > max_metadata_document_bytes)
+    throw Error(ErrorKind::invalid_metadata,
+                "'" + key + "' is " + std::to_string(*n) + " bytes, more than the " +
+                    std::to_string(max_metadata_document_bytes) + " a metadata document may have",
+                {path, "", "", store.describe(), key});
+}
+
+std::optional<Bytes> read_metadata_document(Store& store, const std::string& key, const std::string& path) {
+  check_metadata_document_size(store, key, path);
+  return store.get(key);
+}
 
 void write_node_documents(Store& store, const std::string& path, const NodeMetadata& node) {
   if (const auto* a = std::get_if<ArrayMetadata>(&node)) {

@@ -38,4 +38,11 @@ void update_consolidated(Store& store, const std::string& path, const NodeMetada
 // .zmetadata for format 2).
 void write_consolidated(std::shared_ptr<Store> store, const std::string& path);
 
+// A metadata document's bytes (nullopt: not found). A file larger than a
+// document may be (max_metadata_document_bytes) is Error(invalid_metadata)
+// before it is read: a link from zarr.json to an 8 GiB file is not loaded.
+std::optional<Bytes> read_metadata_document(Store& store, const std::string& key, const std::string& path);
+// The same refusal alone, for documents read in a batch.
+void check_metadata_document_size(Store& store, const std::string& key, const std::string& path);
+
 }  // namespace zarrgpu::engine

@@ -1,7 +1,11 @@
 // A directory on the local file system. Batched reads run in parallel on the
 // shared thread pool with pread (POSIX "compat mode" in KvikIO's words);
 // writes go to a temporary file in the same directory and are renamed into
-// place, so a reader never sees a half-written value under the final name;
+// place, so a reader never sees a half-written value under the final name,
+// and each is durable once write() returns (fsync of the file before the
+// rename and of its directory after, as a database commits), unless the
+// store was opened with WriteSync::none (scratch output, or a staged tree
+// synced as a whole before it is published);
 // temporaries left by killed writers are removed by the next write into their
 // directory. Writes and erases never pass through a symbolic link
 // (beneath_root.hpp), and reads refuse FIFOs, sockets and devices rather than
@@ -43,8 +47,9 @@ constexpr std::string_view kTempMarker = ".zarrgpu-tmp.";
 
 class LocalStore final : public Store, public ValueOpener, public ReusingReader, public Prefetcher {
  public:
-  explicit LocalStore(fs::path root)
-      : root_(std::move(root)), url_("file://" + root_.string()), sequential_advice_(readahead_bytes() > 0) {}
+  LocalStore(fs::path root, WriteSync sync)
+      : root_(std::move(root)), url_("file://" + root_.string()), sequential_advice_(readahead_bytes() > 0),
+        sync_(sync == WriteSync::each_write) {}
 
   bool read_reusing(const ReadRequest& request, Bytes& buffer) override {
     auto v = open_file(request.key);
@@ -113,10 +118,14 @@ class LocalStore final : public Store, public ValueOpener, public ReusingReader,
       if (n <= 0) give_up("write failed");
       done += std::size_t(n);
     }
+    // Synced before the rename: after a crash the name holds the old value
+    // or the whole new one, never an empty or torn file.
+    if (sync_ && ::fsync(fd.get()) != 0) give_up("fsync failed");
     if (::close(fd.release()) != 0) give_up("close failed");
     // renameat within the directory opened beneath the root: the new value
     // lands in the store even if a component is swapped for a link meanwhile.
     if (::renameat(dir.get(), tmp.c_str(), dir.get(), name.c_str()) != 0) give_up("rename failed");
+    if (sync_ && ::fsync(dir.get()) != 0) fail(key, "fsync of its directory failed: " + std::string(std::strerror(errno)));
   }
 
   void erase(std::string_view key) override {
@@ -313,6 +322,7 @@ class LocalStore final : public Store, public ValueOpener, public ReusingReader,
   fs::path root_;
   std::string url_;
   bool sequential_advice_;
+  bool sync_;
   std::mutex cleaned_mutex_;
   std::set<std::string> cleaned_;
 };
@@ -322,7 +332,7 @@ class LocalStore final : public Store, public ValueOpener, public ReusingReader,
 
 namespace zarrgpu {
 
-std::shared_ptr<Store> open_local_store(const std::string& root, bool create) {
+std::shared_ptr<Store> open_local_store(const std::string& root, bool create, WriteSync sync) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path p = fs::absolute(fs::path(root), ec).lexically_normal();
@@ -330,13 +340,13 @@ std::shared_ptr<Store> open_local_store(const std::string& root, bool create) {
   std::string s = p.string();
   while (s.size() > 1 && s.back() == '/') s.pop_back();
   p = s;
-  if (fs::is_directory(p, ec)) return std::make_shared<store::LocalStore>(p);
+  if (fs::is_directory(p, ec)) return std::make_shared<store::LocalStore>(p, sync);
   const std::string url = "file://" + p.string();
   if (fs::exists(p, ec)) throw Error(ErrorKind::invalid_argument, "'" + p.string() + "' is not a directory", {"", "", "", url});
   if (!create) throw Error(ErrorKind::not_found, "no directory '" + p.string() + "'", {"", "", "", url});
   fs::create_directories(p, ec);
   if (ec) throw Error(ErrorKind::io, "cannot create '" + p.string() + "': " + ec.message(), {"", "", "", url});
-  return std::make_shared<store::LocalStore>(p);
+  return std::make_shared<store::LocalStore>(p, sync);
 }
 
 }  // namespace zarrgpu

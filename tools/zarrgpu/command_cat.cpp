@@ -113,7 +113,7 @@ int run_cat(const std::vector<std::string>& argv) {
   try {
     ranges = sel.resolve(array.shape());
   } catch (const Error& e) {
-    throw e.with_context({loc.path, "", "", ""});
+    throw e.with_context({loc.path, "", "", store->describe()});
   }
   auto shape = Selection::result_shape(ranges);
   std::uint64_t n = 1;

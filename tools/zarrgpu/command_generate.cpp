@@ -117,7 +117,7 @@ int run_generate(const std::vector<std::string>& argv) {
   install_cancel_handlers();
   for (const auto& note : repair_leftovers(dst)) std::cerr << "zarrgpu generate: " << note << "\n";
   StagedDirectory staged(dst, args.flag("overwrite"), !args.flag("no-fsync"));
-  auto store = open_local_store(staged.staging_path(), true);
+  auto store = open_local_store(staged.staging_path(), true, WriteSync::none);  // synced as a tree at commit
 
   GroupMetadata root;
   root.zarr_format = format;

@@ -4,8 +4,8 @@ namespace zarrgpu::cli {
 
 json consolidated_document(const GroupMetadata& root, const std::vector<std::pair<std::string, NodeMetadata>>& nodes) {
   ConsolidatedMetadata c;
-  for (const auto& [path, node] : nodes)
-    std::visit([&c, &path](const auto& m) { c.nodes.emplace(path, m); }, node);
+  for (const auto& entry : nodes)  // not a structured binding: clang 14 cannot capture one
+    std::visit([&c, &path = entry.first](const auto& m) { c.nodes.emplace(path, m); }, entry.second);
   return root.zarr_format == 2 ? to_zmetadata(root, c) : to_zarr_json(root, c);
 }
 
