@@ -227,10 +227,35 @@ def case_v2_fifo_zarray(tmp):
     return a, 7, "StorageError"
 
 
+def case_zarr_json_links_to_8_gib_file(tmp):
+    # A document's size is checked before it is read (max 64 MiB): a sparse
+    # 8 GiB file behind a link is refused, not loaded.
+    a = v3_array(tmp / "a", [8], [8])
+    big = tmp / "sparse"
+    with open(big, "wb") as f:
+        f.truncate(8 << 30)
+    (a / "zarr.json").unlink()
+    os.symlink(big, a / "zarr.json")
+    return a, 4, "InvalidMetadataError"
+
+
+def case_chunk_links_to_8_gib_file(tmp):
+    # A stored chunk far larger than its codecs can make of the chunk is
+    # refused before it is read.
+    a = v3_array(tmp / "a", [8], [8])
+    big = tmp / "sparse"
+    with open(big, "wb") as f:
+        f.truncate(8 << 30)
+    (a / "c").mkdir()
+    os.symlink(big, a / "c" / "0")
+    return a, 6, "CorruptDataError"
+
+
 ERROR_CASES = [case_huge_shape_float32, case_shape_2_64_minus_1, case_chunk_product_overflows,
                case_selection_bytes_wrap, case_two_dims_wrap_int64, case_shard_index_32gib,
                case_shard_shorter_than_index, case_zstd_zstd_bomb, case_zstd_gzip_bomb, case_fifo_metadata,
-               case_fifo_chunk, case_socket_chunk, case_device_chunk, case_v2_fifo_zarray]
+               case_fifo_chunk, case_socket_chunk, case_device_chunk, case_v2_fifo_zarray,
+               case_zarr_json_links_to_8_gib_file, case_chunk_links_to_8_gib_file]
 
 # Errors found at open time show in `info`; chunk errors only when data is read.
 OPEN_TIME = {"InvalidMetadataError"}
@@ -434,6 +459,16 @@ def test_convert_of_an_all_fill_array_of_2_36_elements_ends(tmp_path, zarrgpu_bi
     assert zarrgpu.open(dst)[2**35:2**35 + 2].tolist() == [3, 3]
 
 
+def test_convert_of_an_empty_array_of_2_61_elements_ends(tmp_path, zarrgpu_bin):
+    # 2**41 blocks, none stored: convert visits the stored blocks only.
+    src = v3_array(tmp_path / "src.zarr", [2**61], [2**20], fill=7)
+    dst = tmp_path / "dst.zarr"
+    r = run_bounded([zarrgpu_bin, "convert", src, dst, "--quiet", "--no-fsync"], timeout=TIMEOUT)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in dst.iterdir()) == ["zarr.json"]
+    assert zarrgpu.open(dst)[2**60:2**60 + 2].tolist() == [7, 7]
+
+
 # ---- concurrent shard rewrite -------------------------------------------------------------------
 
 WRITER = """
@@ -489,9 +524,6 @@ def max_rss_bytes(argv) -> tuple[int, int]:
     return p.returncode, usage.ru_maxrss * 1024
 
 
-@pytest.mark.xfail(strict=False, reason="issue 33, open: peak RSS also holds the thread pool's "
-                   "per-thread buffers, which --memory does not bound yet (706 MiB for a 127 MiB "
-                   "shard on the 2-core CI machine, 3.4 GB on a 32-core one)")
 def test_sharded_convert_holds_a_shard_no_more_than_three_times(tmp_path, zarrgpu_bin):
     # One 127 MiB shard: the block read, its encoded inner chunks and the shard
     # assembled from them; the block is encoded in place, never copied again.
@@ -502,3 +534,58 @@ def test_sharded_convert_holds_a_shard_no_more_than_three_times(tmp_path, zarrgp
                                "--memory", "64MiB", "--quiet", "--no-fsync"])
     assert code == 0
     assert rss < 3 * shard_bytes, f"peak RSS {rss >> 20} MiB for a {shard_bytes >> 20} MiB shard"
+
+
+def test_memory_bounds_resident_memory_of_parallel_sharded_convert(tmp_path, zarrgpu_bin):
+    # Four 47 MiB shards, eight threads, --memory 384MiB: blocks in flight are
+    # counted with their encoded chunks and assembled shard (three copies), so
+    # two shards are in flight, not all four (which took about 4 x 120 MiB).
+    src, dst = tmp_path / "src.zarr", tmp_path / "dst.zarr"
+    assert run_bounded([zarrgpu_bin, "generate", "era5", src, "--time", "192", "--quiet", "--no-fsync"]).returncode == 0
+    budget = 384 << 20
+    env = {**CHILD_ENV, "ZARRGPU_THREADS": "8"}
+    p = subprocess.Popen([str(a) for a in [zarrgpu_bin, "convert", src, dst, "--path", "data", "--shard", "time=48",
+                                           "--memory", "384MiB", "--threads", "8", "--quiet", "--no-fsync"]],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(p.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, p.stderr.read()
+    assert usage.ru_maxrss * 1024 < budget, f"peak RSS {usage.ru_maxrss >> 10} MiB over --memory 384MiB"
+
+
+def test_codec_given_by_name_is_written_with_its_full_configuration(tmp_path):
+    # Issue 33: {"name": "zstd"} without a configuration was written, which
+    # zarr-python refuses to open.
+    zarr = pytest.importorskip("zarr")
+    store = tmp_path / "z.zarr"
+    a = zarrgpu.create_array(store, shape=[8], chunks=[4], dtype="float32", codecs=["zstd"])
+    a[:] = np.arange(8, dtype="f4")
+    codecs = json.loads((store / "zarr.json").read_text())["codecs"]
+    assert codecs[-1] == {"name": "zstd", "configuration": {"level": 0, "checksum": False}}
+    assert zarr.open_array(store, mode="r")[:].tolist() == list(range(8))
+
+
+STRACE = __import__("shutil").which("strace")
+
+
+@pytest.mark.skipif(STRACE is None, reason="needs strace")
+def test_python_writes_are_synced_before_and_after_their_rename(tmp_path):
+    # Issue 33: every write (data, attributes, resize, metadata) is durable once it
+    # returns: fsync of the new file before its rename and of its directory after.
+    store = tmp_path / "s.zarr"
+    code = f"""
+import numpy as np, zarrgpu
+a = zarrgpu.create_array({str(store)!r}, shape=[8], chunks=[4], dtype="u1")
+a[:] = np.arange(8, dtype="u1")
+a.attrs["x"] = 1
+a.resize([12])
+"""
+    r = subprocess.run([STRACE, "-f", "-qq", "-e", "trace=fsync,fdatasync,rename,renameat,renameat2", sys.executable, "-c", code],
+                       capture_output=True, text=True, timeout=TIMEOUT, env={**CHILD_ENV, "ZARRGPU_THREADS": "1"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    calls = [line for line in r.stderr.splitlines() if "fsync" in line or "rename" in line]
+    renames = [i for i, c in enumerate(calls) if "rename" in c and "zarrgpu-tmp" in c]
+    # zarr.json (create), two chunks, zarr.json (attributes), zarr.json (resize)
+    assert len(renames) >= 5, calls
+    for i in renames:
+        assert i > 0 and "fsync" in calls[i - 1], calls[max(0, i - 1):i + 2]
+        assert i + 1 < len(calls) and "fsync" in calls[i + 1], calls[i:i + 2]

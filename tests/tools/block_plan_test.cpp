@@ -27,6 +27,22 @@ TEST(BlockPlan, FallsBackToWriteUnitsWithinBudget) {
   EXPECT_EQ(p.workers, 2u);  // 1000 / 400
 }
 
+TEST(BlockPlan, CopiesOfABlockInFlightComeOutOfTheBudget) {
+  // Issue 33: a sharded write holds the block, its encoded chunks and the
+  // shard: three copies, so a 1000-byte budget fits two 160-byte blocks, not six.
+  auto shape = v({40, 40});
+  auto p = plan_blocks(shape, 4, v({1, 40}), v({1, 40}), 1000, 8, 3);
+  EXPECT_EQ(p.block_bytes, 160u);
+  EXPECT_EQ(p.workers, 2u);
+  EXPECT_FALSE(p.over_budget);
+  EXPECT_EQ(plan_blocks(shape, 4, v({1, 40}), v({1, 40}), 1000, 8).workers, 6u);
+  // A unit whose copies exceed the budget is over it, even if the unit alone fits.
+  EXPECT_TRUE(plan_blocks(shape, 4, v({2, 40}), v({2, 40}), 500, 8, 2).over_budget);
+  // The lcm block is taken only when its copies fit.
+  EXPECT_EQ(plan_blocks(shape, 4, v({1, 40}), v({2, 40}), 1000, 8, 3).block_shape, v({2, 40}));
+  EXPECT_EQ(plan_blocks(shape, 4, v({1, 40}), v({4, 40}), 1000, 8, 3).block_shape, v({1, 40}));
+}
+
 TEST(BlockPlan, OverBudgetStillProgresses) {
   auto shape = v({4, 100});
   auto p = plan_blocks(shape, 8, v({2, 100}), v({2, 100}), 100, 8);

@@ -16,7 +16,7 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return b ? (a + b - 1
 
 BlockPlan plan_blocks(std::span<const std::uint64_t> shape, std::size_t itemsize,
                       std::span<const std::uint64_t> write_unit, std::span<const std::uint64_t> source_chunk,
-                      std::uint64_t memory_budget, unsigned threads) {
+                      std::uint64_t memory_budget, unsigned threads, unsigned copies) {
   BlockPlan p;
   p.shape.assign(shape.begin(), shape.end());
   const std::size_t nd = shape.size();
@@ -32,15 +32,22 @@ BlockPlan plan_blocks(std::span<const std::uint64_t> shape, std::size_t itemsize
   const std::uint64_t unit_bytes = product(unit) * itemsize;
   const std::uint64_t aligned_bytes = product(aligned) * itemsize;
   threads = std::max(1u, threads);
-  p.block_shape = aligned_bytes <= memory_budget ? aligned : unit;
+  copies = std::max(1u, copies);
+  // Block sizes are bounded by the array's (checked) byte size, far below 2^64 / copies.
+  p.block_shape = aligned_bytes * copies <= memory_budget ? aligned : unit;
   p.block_bytes = product(p.block_shape) * itemsize;
-  p.over_budget = unit_bytes > memory_budget;
+  p.over_budget = unit_bytes * copies > memory_budget;
   p.block_count = 1;
   for (std::size_t d = 0; d < nd; ++d) p.block_count *= ceil_div(shape[d], p.block_shape[d]);
-  std::uint64_t fit = p.block_bytes ? memory_budget / p.block_bytes : threads;
+  std::uint64_t fit = p.block_bytes ? memory_budget / (p.block_bytes * copies) : threads;
   p.workers = static_cast<unsigned>(std::clamp<std::uint64_t>(fit, 1, threads));
   p.workers = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(p.workers, p.block_count)));
   return p;
+}
+
+unsigned write_copies(const std::vector<CodecSpec>& dst_codecs) {
+  const bool sharded = !dst_codecs.empty() && dst_codecs.front().name == "sharding_indexed";
+  return sharded ? 3 : 2;
 }
 
 Selection BlockPlan::block(std::uint64_t n) const {

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "zarrgpu/metadata.hpp"
 #include "zarrgpu/selection.hpp"
 
 namespace zarrgpu::cli {
@@ -27,8 +28,15 @@ struct BlockPlan {
   std::uint64_t block_elements(std::uint64_t n) const;
 };
 
+// `copies`: what a block in flight holds, in multiples of its size — the
+// block itself, its encoded chunks (up to as large again) and, when sharded,
+// the shard assembled from them — so that `workers` blocks in flight stay
+// within `memory_budget` bytes of resident memory, not only of blocks.
 BlockPlan plan_blocks(std::span<const std::uint64_t> shape, std::size_t itemsize,
                       std::span<const std::uint64_t> write_unit, std::span<const std::uint64_t> source_chunk,
-                      std::uint64_t memory_budget, unsigned threads);
+                      std::uint64_t memory_budget, unsigned threads, unsigned copies = 1);
+
+// The copies of a block that writing it to an array with this chain holds at its peak.
+unsigned write_copies(const std::vector<CodecSpec>& dst_codecs);
 
 }  // namespace zarrgpu::cli

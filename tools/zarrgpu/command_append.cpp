@@ -120,7 +120,7 @@ int run_append(const std::vector<std::string>& argv) {
       // One block at a time, in order: a block may share its first chunk (the
       // old end) with the one before, and a chunk is read, completed and written.
       BlockPlan plan = plan_blocks(sm.shape, size_of(sm.data_type), p.dst.metadata().chunk_shape,
-                                   source_inner_chunks(sm), budget, 1);
+                                   source_inner_chunks(sm), budget, 1, write_copies(p.dst.metadata().codecs));
       for (std::uint64_t b = 0; b < plan.block_count; ++b) {
         const Selection sel = plan.block(b);
         Bytes block = p.src.read(sel);

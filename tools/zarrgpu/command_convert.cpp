@@ -160,7 +160,7 @@ int run_convert(const std::vector<std::string>& argv) {
   install_cancel_handlers();
   for (const auto& note : repair_leftovers(dst)) std::cerr << "zarrgpu convert: " << note << "\n";
   StagedDirectory staged(dst, args.flag("overwrite"), !args.flag("no-fsync"));
-  auto out = open_local_store(staged.staging_path(), true);
+  auto out = open_local_store(staged.staging_path(), true, WriteSync::none);  // synced as a tree at commit
   Progress progress("convert", total_bytes, Progress::mode_for(stderr, args.flag("quiet")));
   try {
     for (const auto& j : jobs) {
@@ -176,11 +176,12 @@ int run_convert(const std::vector<std::string>& argv) {
       const bool variable_length = is_variable_length(dm.data_type);
       const std::size_t itemsize = variable_length ? kVariableLengthPlanBytes : size_of(dm.data_type);
       BlockPlan plan = plan_blocks(dm.shape, itemsize, dm.chunk_shape, source_inner_chunks(src.metadata()),
-                                   budget, threads);
+                                   budget, threads, write_copies(dm.codecs));
       if (plan.over_budget && !args.flag("quiet"))
         std::cerr << "zarrgpu convert: warning: one write unit of '" << (j.dst_path.empty() ? "/" : j.dst_path)
-                  << "' (" << format_bytes(static_cast<double>(plan.block_bytes))
-                  << ") is larger than --memory; converting it one unit at a time\n";
+                  << "' (" << format_bytes(static_cast<double>(plan.block_bytes)) << ", about "
+                  << format_bytes(static_cast<double>(plan.block_bytes * write_copies(dm.codecs)))
+                  << " while it is encoded) is larger than --memory; converting it one unit at a time\n";
       // Blocks without a stored source chunk are all fill value; with the
       // same fill value the destination stores nothing for them either.
       std::optional<std::set<std::uint64_t>> stored;
@@ -190,11 +191,7 @@ int run_convert(const std::vector<std::string>& argv) {
       ro.threads = std::max(1u, threads / plan.workers);
       WriteOptions wo;
       wo.threads = ro.threads;
-      for_each_block(plan.block_count, plan.workers, [&](std::uint64_t b) {
-        if (stored && !stored->count(b)) {
-          progress.add(plan.block_elements(b) * itemsize);
-          return;
-        }
+      auto copy_block = [&](std::uint64_t b) {
         Selection sel = plan.block(b);
         if (variable_length) {
           const std::vector<std::string> values = src.read_variable_length(sel, ro);
@@ -205,7 +202,18 @@ int run_convert(const std::vector<std::string>& argv) {
         Bytes block = src.read(sel, ro);
         dst_array.write(sel, block.span(), wo);
         progress.add(block.size());
-      });
+      };
+      if (stored) {
+        // Only the blocks with stored chunks are visited: an empty array of
+        // 2^61 elements has 2^41 blocks, too many to even skip one by one.
+        const std::vector<std::uint64_t> ids(stored->begin(), stored->end());
+        std::uint64_t copied = 0;
+        for (std::uint64_t b : ids) copied += plan.block_elements(b) * itemsize;
+        progress.add(src.metadata().num_elements() * itemsize - copied);
+        for_each_block(ids.size(), plan.workers, [&](std::uint64_t i) { copy_block(ids[i]); });
+      } else {
+        for_each_block(plan.block_count, plan.workers, copy_block);
+      }
     }
     if (root_is_group && !args.flag("no-consolidate")) {
       std::vector<std::pair<std::string, NodeMetadata>> nodes;
