@@ -227,15 +227,18 @@ def case_v2_fifo_zarray(tmp):
     return a, 7, "StorageError"
 
 
+def link_to_sparse_8_gib_file(link: Path, target: Path) -> None:
+    with open(target, "wb") as f:
+        f.truncate(8 << 30)  # sparse: no disk used
+    os.symlink(target, link)
+
+
 def case_zarr_json_links_to_8_gib_file(tmp):
     # A document's size is checked before it is read (max 64 MiB): a sparse
     # 8 GiB file behind a link is refused, not loaded.
     a = v3_array(tmp / "a", [8], [8])
-    big = tmp / "sparse"
-    with open(big, "wb") as f:
-        f.truncate(8 << 30)
     (a / "zarr.json").unlink()
-    os.symlink(big, a / "zarr.json")
+    link_to_sparse_8_gib_file(a / "zarr.json", tmp / "sparse")
     return a, 4, "InvalidMetadataError"
 
 
@@ -243,11 +246,8 @@ def case_chunk_links_to_8_gib_file(tmp):
     # A stored chunk far larger than its codecs can make of the chunk is
     # refused before it is read.
     a = v3_array(tmp / "a", [8], [8])
-    big = tmp / "sparse"
-    with open(big, "wb") as f:
-        f.truncate(8 << 30)
     (a / "c").mkdir()
-    os.symlink(big, a / "c" / "0")
+    link_to_sparse_8_gib_file(a / "c" / "0", tmp / "sparse")
     return a, 6, "CorruptDataError"
 
 
