@@ -144,9 +144,11 @@ def classify(iface: str, r: dict, store: Path, outside_changed: bool, allowance:
     if r["killed"] == "rss_cap":
         return "alloc", f"over {RSS_CAP >> 20} MiB"
     if r["signal"] is not None:
-        tail = (r.get("stderr") or "")[-400:]
-        if "allocation-size-too-big" in tail or "out-of-memory" in tail:
-            return "alloc", tail
+        report = r.get("stderr") or ""
+        tail = report[-400:]
+        # A sanitizer cannot throw std::bad_alloc: a failed allocation aborts instead.
+        if "allocation-size-too-big" in report or "AddressSanitizer: out-of-memory" in report:
+            return "alloc", "sanitizer: allocation failed " + report[report.find("ERROR: AddressSanitizer"):][:300]
         return "crash", f"signal {r['signal']} {tail}"
     if r["maxrss"] - r["baseline"] > allowance:
         return "alloc", f"peak RSS {r['maxrss'] >> 20} MiB (baseline {r['baseline'] >> 20} MiB)"

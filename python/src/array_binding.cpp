@@ -27,7 +27,12 @@ using ConstHostArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 
 std::size_t selection_bytes(const Array& a, const Selection& sel, std::vector<std::uint64_t>* shape_out = nullptr) {
   auto shape = a.shape();
-  auto ranges = sel.resolve(shape);
+  std::vector<DimRange> ranges;
+  try {
+    ranges = sel.resolve(shape);
+  } catch (const Error& e) {
+    throw e.with_context({a.path(), "", "", a.store()->describe()});
+  }
   auto result = Selection::result_shape(ranges);
   // The buffer's size in bytes, checked: a selection of [2^31, 2^31] float32
   // must not wrap to a 0-byte buffer that the read then overruns.

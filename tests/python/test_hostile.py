@@ -516,12 +516,24 @@ def test_readers_see_one_version_of_a_shard_rewritten_by_another_process(tmp_pat
 
 # ---- memory of sharded output ---------------------------------------------------------------------
 
-def max_rss_bytes(argv) -> tuple[int, int]:
+# Run by a small interpreter: Linux carries a process's peak RSS across
+# fork and exec into its rusage, so a command started by pytest itself (often
+# 700 MiB after the suite's imports) would report pytest's size as its own.
+RSS_PROBE = """
+import json, os, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+_, status, usage = os.wait4(p.pid, 0)
+print(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024, p.stderr.read().decode()[-2000:]]))
+"""
+
+
+def max_rss_bytes(argv, env=None) -> tuple[int, int]:
     """(exit status, peak RSS in bytes) of one command, from its own rusage."""
-    p = subprocess.Popen([str(a) for a in argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV)
-    _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return p.returncode, usage.ru_maxrss * 1024
+    r = subprocess.run([sys.executable, "-S", "-c", RSS_PROBE, *[str(a) for a in argv]], capture_output=True, text=True,
+                       env=env or CHILD_ENV, timeout=600)
+    code, rss, err = json.loads(r.stdout)
+    assert code == 0, err
+    return code, rss
 
 
 def test_sharded_convert_holds_a_shard_no_more_than_three_times(tmp_path, zarrgpu_bin):
@@ -544,12 +556,9 @@ def test_memory_bounds_resident_memory_of_parallel_sharded_convert(tmp_path, zar
     assert run_bounded([zarrgpu_bin, "generate", "era5", src, "--time", "192", "--quiet", "--no-fsync"]).returncode == 0
     budget = 384 << 20
     env = {**CHILD_ENV, "ZARRGPU_THREADS": "8"}
-    p = subprocess.Popen([str(a) for a in [zarrgpu_bin, "convert", src, dst, "--path", "data", "--shard", "time=48",
-                                           "--memory", "384MiB", "--threads", "8", "--quiet", "--no-fsync"]],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(p.pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0, p.stderr.read()
-    assert usage.ru_maxrss * 1024 < budget, f"peak RSS {usage.ru_maxrss >> 10} MiB over --memory 384MiB"
+    _, rss = max_rss_bytes([zarrgpu_bin, "convert", src, dst, "--path", "data", "--shard", "time=48",
+                            "--memory", "384MiB", "--threads", "8", "--quiet", "--no-fsync"], env)
+    assert rss < budget, f"peak RSS {rss >> 20} MiB over --memory 384MiB"
 
 
 def test_codec_given_by_name_is_written_with_its_full_configuration(tmp_path):
@@ -589,3 +598,12 @@ a.resize([12])
     for i in renames:
         assert i > 0 and "fsync" in calls[i - 1], calls[max(0, i - 1):i + 2]
         assert i + 1 < len(calls) and "fsync" in calls[i + 1], calls[i:i + 2]
+
+
+def test_python_selection_too_large_for_an_index_names_the_store(tmp_path):
+    # 2**62 + 1 one-byte elements are within the size limits, but selections
+    # index up to 2**62: a clear error naming the store.
+    store = v3_array(tmp_path / "a", [2**62 + 1], [2**20])
+    got = run_python(f"result = zarrgpu.open({str(store)!r})[0:2].tolist()")
+    assert got.get("error") == "InvalidArgumentError", got
+    assert str(store) in got["store"], got
