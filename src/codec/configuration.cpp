@@ -1,5 +1,8 @@
 #include "codec/configuration.hpp"
 
+#include <cmath>
+#include <cstdint>
+
 namespace zarrgpu::codec {
 
 ErrorContext codec_context(std::string_view codec) {
@@ -32,11 +35,16 @@ const json& Configuration::at(std::string_view key) const {
 
 std::int64_t Configuration::integer(std::string_view key) const {
   const json& v = at(key);
+  // An unsigned value over 2^63 - 1 is out of range, not wrapped.
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(INT64_MAX))
+    fail("field '" + std::string(key) + "' is out of range, got " + v.dump());
   if (v.is_number_integer()) return v.get<std::int64_t>();
-  // 5.0 is an integer for JSON writers that only know doubles.
+  // 5.0 is an integer for JSON writers that only know doubles; 2^64 (a
+  // double) is out of range, and casting it would be undefined.
   if (v.is_number_float()) {
     double d = v.get<double>();
-    if (d == static_cast<double>(static_cast<std::int64_t>(d))) return static_cast<std::int64_t>(d);
+    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::trunc(d))
+      return static_cast<std::int64_t>(d);
   }
   fail("field '" + std::string(key) + "' must be an integer, got " + v.dump());
 }

@@ -87,6 +87,19 @@ TEST(Zstd, CorruptInputIsAnErrorNamingZstd) {
   }
 }
 
+TEST(Zstd, LevelsOutOfRangeAreInvalidMetadata) {
+  // Found by mutation fuzzing under UBSan (issue 33): a level of 2^64 is read
+  // as a double, and casting it to int64 was undefined behaviour.
+  const ChunkRepresentation r{{8}, DataType::uint8, {}};
+  for (const char* spec : {R"({"name":"zstd","configuration":{"level":18446744073709551616,"checksum":false}})",
+                           R"({"name":"zstd","configuration":{"level":9223372036854775808,"checksum":false}})",
+                           R"({"name":"zstd","configuration":{"level":1e300,"checksum":false}})"}) {
+    SCOPED_TRACE(spec);
+    expect_codec_error([&] { make_codec(spec_of(spec), r); }, ErrorKind::invalid_metadata, "zstd");
+  }
+  EXPECT_NO_THROW(make_codec(spec_of(R"({"name":"zstd","configuration":{"level":3.0,"checksum":false}})"), r));
+}
+
 TEST(Zstd, NumcodecsAliasKeepsItsName) {
   auto c = make<BytesToBytesCodec>(spec_of(R"({"name":"numcodecs.zstd","configuration":{"level":1}})"), {{1}, DataType::uint8, {}});
   EXPECT_EQ(c->name(), "numcodecs.zstd");
