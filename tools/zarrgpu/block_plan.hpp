@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "zarrgpu/metadata.hpp"
+#include "metadata/metadata.hpp"
 #include "zarrgpu/selection.hpp"
 
 namespace zarrgpu::cli {
