@@ -363,6 +363,7 @@ class Reader {
   struct Descriptors {
     std::uint64_t boxes = 0, zstd_in_ptrs = 0, zstd_in_sizes = 0, zstd_out_ptrs = 0, zstd_out_caps = 0, shuffle = 0, delta = 0;
     std::uint64_t tiles = 0;
+    GpuZstd::Needs zstd_needs{true};  // the batch's chunks' (unknown where the host never held them)
   };
 
   // Writes the batch's descriptors into the start of the pinned slot (they
@@ -424,6 +425,12 @@ class Reader {
       if (chain_.mode == Mode::gpu && chain_.zstd) {
         in_ptrs[zi] = dev + p.device_in;
         in_sizes[zi] = it.length;
+        // The decoder's scratch is laid out for what these frames need,
+        // measured on the very bytes copied to the device; GDS reads never
+        // pass through the host, and get the worst case.
+        d.zstd_needs.add(p.pinned_in != ItemPlacement::none
+                             ? GpuZstd::measure(pinned + p.pinned_in, it.length, chain_.decoded_bytes)
+                             : GpuZstd::Needs{});
         out_ptrs[zi] = dev + p.zstd_out;
         out_caps[zi] = chain_.decoded_bytes;
         slot.zstd_names.push_back(it.name);
@@ -447,12 +454,11 @@ class Reader {
     const std::size_t nz = L.zstd_items;
     if (nz) {
       // Block-parallel scratch up to kGpuZstdTempPerScratch (6) x the
-      // batch's decoded scratch (decoder_choice.hpp says why). The temp is
-      // what the batch needs (2.45 GB for 26 frames of 16.6 MB), up to
-      // 3 GiB per slot at the default 512 MiB of scratch.
+      // batch's decoded scratch (decoder_choice.hpp says why): what the
+      // batch's chunks need as measured in describe(), up to that.
       const std::size_t budget =
           config_.temp_bytes ? config_.temp_bytes : kGpuZstdTempPerScratch * config_.scratch_bytes;
-      const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes, budget);
+      const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes, budget, d.zstd_needs);
       slot.temp.reserve(temp);
       GpuZstd::decompress(reinterpret_cast<const void* const*>(dev + d.zstd_in_ptrs),
                           reinterpret_cast<const std::size_t*>(dev + d.zstd_in_sizes),
@@ -460,7 +466,7 @@ class Reader {
                           reinterpret_cast<const std::size_t*>(dev + d.zstd_out_caps),
                           reinterpret_cast<std::size_t*>(dev + L.zstd_sizes),
                           reinterpret_cast<std::uint32_t*>(dev + L.zstd_statuses), nz, chain_.decoded_bytes,
-                          budget, slot.temp.data(), temp,
+                          budget, slot.temp.data(), temp, d.zstd_needs,
                           options_.verify_checksums, s);
       slot.results.reserve(nz * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));
       ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(slot.results.data(), dev + L.zstd_sizes, nz * sizeof(std::uint64_t),

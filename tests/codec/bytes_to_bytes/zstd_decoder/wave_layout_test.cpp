@@ -7,6 +7,7 @@
 #include <string>
 
 #include "codec/bytes_to_bytes/zstd/gpu/wave_layout.hpp"
+#include "frame_corpus.hpp"
 
 namespace zarrgpu::zstd::gpu {
 namespace {
@@ -154,6 +155,48 @@ TEST(ZstdWaveLayout, OrderBucketsPutTheLongestChainsFirst) {
   EXPECT_EQ(order_bucket(6144), order_bucket(8191));
   EXPECT_EQ(order_bucket(4096), order_bucket(6144) + 1);
   EXPECT_EQ(order_bucket(2048), order_bucket(32768) + 8);
+}
+
+// measure_chunk_needs: the walk's own counts of a chunk's Huffman literals
+// and sequences, never more than the worst case of its chunk bound; a wave
+// laid out for them is smaller than the worst case's for compressible data
+// and never larger for any needs; any prefix of a frame (a truncated chunk)
+// is measured without reading past it.
+TEST(ZstdWaveLayout, ScratchLaidOutForMeasuredNeeds) {
+  using namespace zarrgpu::zstd::testing;
+  for (const DataKind kind : {DataKind::float_field, DataKind::text, DataKind::mixed, DataKind::random}) {
+    for (const int level : {1, 3, 9}) {
+      const Bytes data = make_data(kind, 1 << 20, 7 + level);
+      FrameParams fp;
+      fp.level = level;
+      const Bytes frame = compress(data, fp);
+      const WaveLayout worst(data.size());
+      const ChunkNeeds needs = measure_chunk_needs(frame.data(), frame.size(), worst);
+      ChunkPlan plan;
+      walk_chunk(frame.data(), frame.size(), chunk_limits(data.size(), worst.max_frames, worst.max_blocks), &plan,
+                 nullptr, nullptr);
+      const std::string where = std::string(data_kind_name(kind)) + " level " + std::to_string(level);
+      ASSERT_EQ(plan.walk_status, Status::ok) << where;
+      EXPECT_EQ(needs.literal_bytes, plan.literals_bytes) << where;
+      EXPECT_EQ(needs.sequences, plan.triples) << where;
+      EXPECT_LE(needs.literal_bytes, worst.literals_per_chunk) << where;
+      EXPECT_LE(needs.sequences, worst.triples_per_chunk) << where;
+      const WaveLayout measured(data.size(), needs);
+      EXPECT_GE(measured.literals_per_chunk, needs.literal_bytes) << where;
+      EXPECT_GE(measured.triples_per_chunk, needs.sequences) << where;
+      for (const uint64_t n : {1, 7, 64}) EXPECT_LE(measured.bytes(n), worst.bytes(n)) << where;
+      if (kind != DataKind::random) EXPECT_LT(measured.bytes(8), worst.bytes(8) / 2) << where;
+      for (size_t cut = 0; cut < frame.size(); cut += 1 + cut / 3) {
+        const Bytes prefix(frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(cut));
+        const ChunkNeeds part = measure_chunk_needs(prefix.data(), prefix.size(), worst);
+        ASSERT_LE(part.literal_bytes, needs.literal_bytes) << where << " cut " << cut;
+        ASSERT_LE(part.sequences, needs.sequences) << where << " cut " << cut;
+      }
+    }
+  }
+  const WaveLayout worst(kMiB);
+  const WaveLayout beyond(kMiB, ChunkNeeds{10 * kMiB, 10 * kMiB});
+  EXPECT_EQ(beyond.bytes(9), worst.bytes(9));
 }
 
 }  // namespace

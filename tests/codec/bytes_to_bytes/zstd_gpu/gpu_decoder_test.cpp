@@ -54,10 +54,10 @@ struct BatchResult {
 // chunk_bound: the block-parallel path's max_uncompressed_chunk_bytes (0:
 // the largest capacity). match_stages, match_copy: fixed for this call in
 // the dispatch's experiments build (bench/zstd_gpu/experiments.hpp; 0,
-// automatic: the policy's rule).
+// automatic: the policy's rule). needs: DecompressOptions::chunk_needs (null: unknown).
 void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = false, bool block_parallel = false,
                size_t wave_chunks = 0, bool prime = false, size_t chunk_bound = 0, uint32_t match_stages = 0,
-               zx::MatchCopy match_copy = zx::MatchCopy::automatic) {
+               zx::MatchCopy match_copy = zx::MatchCopy::automatic, const zg::ChunkNeeds* needs = nullptr) {
   zx::Settings fixed;
   fixed.match_stages = match_stages;
   fixed.match_copy = match_copy;
@@ -109,6 +109,10 @@ void run_batch(const std::vector<Case>& cases, BatchResult* r, bool use_graph = 
   if (chunk_bound != 0) max_capacity = chunk_bound;
   opts.strategy = block_parallel ? zg::Strategy::block_parallel : zg::Strategy::one_warp;
   opts.max_uncompressed_chunk_bytes = block_parallel ? max_capacity : 0;
+  if (needs != nullptr) {
+    opts.chunk_needs_known = true;
+    opts.chunk_needs = *needs;
+  }
   size_t temp_bytes = 0;
   ASSERT_EQ(zg::get_decompress_temp_size(wave_chunks ? wave_chunks : n, block_parallel ? max_capacity : size_t{1} << 20,
                                          opts, &temp_bytes),
@@ -473,6 +477,71 @@ TEST(ZstdGpuBlockParallel, CorruptInputMatchesHostStatusesAndStaysInBounds) {
   if (HasFatalFailure()) return;
   SCOPED_TRACE("match copy by chunk");
   expect_host_statuses_and_bytes(cases, by_chunk);
+}
+
+// The largest needs of the batch's chunks, measured on the host as the read path does.
+zg::ChunkNeeds most_needs(const std::vector<Case>& cases) {
+  size_t bound = 1;
+  for (const Case& c : cases) bound = std::max(bound, c.capacity);
+  zg::ChunkNeeds most;
+  for (const Case& c : cases) {
+    const zg::ChunkNeeds n = zg::measure_chunk_needs(c.frame.data(), c.frame.size(), bound);
+    most.literal_bytes = std::max(most.literal_bytes, n.literal_bytes);
+    most.sequences = std::max(most.sequences, n.sequences);
+  }
+  return most;
+}
+
+// Scratch laid out for the needs measured on the host (the read path's
+// way): bit-exact, in waves and not. Laid out for a quarter of them, the
+// chunks that need more fall back to the one-warp path: still bit-exact,
+// nothing written outside a chunk; and corrupt chunks keep the host
+// decoder's statuses either way.
+TEST(ZstdGpuBlockParallel, ScratchLaidOutForMeasuredNeeds) {
+  SKIP_WITHOUT_GPU();
+  std::vector<Case> cases = multi_block_corpus();
+  const zg::ChunkNeeds most = most_needs(cases);
+  ASSERT_GT(most.sequences, 0u);
+  ASSERT_GT(most.literal_bytes, 0u);
+  size_t bound = 1;
+  for (const Case& c : cases) bound = std::max(bound, c.capacity);
+  size_t worst = 0, measured = 0;
+  zg::DecompressOptions o;
+  o.strategy = zg::Strategy::block_parallel;
+  o.max_uncompressed_chunk_bytes = bound;
+  ASSERT_EQ(zg::get_decompress_temp_size(cases.size(), bound, o, &worst), zg::kSuccess);
+  o.chunk_needs_known = true;
+  o.chunk_needs = most;
+  ASSERT_EQ(zg::get_decompress_temp_size(cases.size(), bound, o, &measured), zg::kSuccess);
+  EXPECT_LT(measured, worst);
+  for (const size_t wave : {size_t{0}, size_t{5}}) {
+    SCOPED_TRACE("wave " + std::to_string(wave));
+    BatchResult r;
+    run_batch(cases, &r, false, /*block_parallel=*/true, wave, false, 0, 0, zx::MatchCopy::automatic, &most);
+    if (HasFatalFailure()) return;
+    expect_bit_exact(cases, r);
+  }
+  const zg::ChunkNeeds quarter{most.literal_bytes / 4, most.sequences / 4};
+  BatchResult r;
+  run_batch(cases, &r, false, /*block_parallel=*/true, 0, false, 0, 0, zx::MatchCopy::automatic, &quarter);
+  if (HasFatalFailure()) return;
+  {
+    SCOPED_TRACE("a quarter of the needs");
+    expect_bit_exact(cases, r);
+  }
+  Rng rng(77);
+  std::vector<Case> corrupt;
+  for (const Case& b : cases) {
+    Case c = b;
+    for (int k = 0; k < 3; ++k) c.frame[rng.below(static_cast<uint32_t>(c.frame.size()))] ^= uint8_t(1u << rng.below(8));
+    corrupt.push_back(std::move(c));
+  }
+  const zg::ChunkNeeds corrupt_most = most_needs(corrupt);
+  BatchResult rc;
+  run_batch(corrupt, &rc, false, /*block_parallel=*/true, 0, false, 0, 0, zx::MatchCopy::automatic, &corrupt_most);
+  if (HasFatalFailure()) return;
+  SCOPED_TRACE("corrupt chunks");
+  expect_host_statuses_and_bytes(corrupt, rc);
 }
 
 // Frames of ~40 small blocks whose matches reach many blocks back (and

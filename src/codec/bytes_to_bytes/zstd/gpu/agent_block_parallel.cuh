@@ -37,14 +37,16 @@ struct BlockParallelParams {
   uint64_t max_chunk_bytes;     // get_decompress_temp_size's max_uncompressed_chunk_bytes
   uint32_t max_frames;          // records per chunk
   uint32_t max_blocks;
+  uint64_t literals_per_chunk;  // WaveLayout's: a chunk's share of literals and triples, the walk's limits
+  uint64_t triples_per_chunk;
   ChunkPlan* plans;             // [wave_chunks]
   FrameRecord* frames;          // [wave_chunks * max_frames]
   BlockRecord* blocks;          // [wave_chunks * max_blocks]
-  uint8_t* literals;            // [wave_chunks * max_chunk_bytes]
-  SequenceTriple* triples;      // [wave_chunks * (max_chunk_bytes / 3)]
+  uint8_t* literals;            // [wave_chunks * literals_per_chunk]
+  SequenceTriple* triples;      // [wave_chunks * triples_per_chunk]
   GranuleEntry* granules;       // [wave_chunks * granule_entries(max_chunk_bytes)]: literal copy's index, zeroed before literal copy
   BlockEntropy* entropy;        // [wave_chunks * max_blocks]: the decoded tables for Huffman decoding and sequence decoding, by block slot
-  // [wave_chunks * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks)]:
+  // [wave_chunks * checkpoints_per_chunk(triples_per_chunk, max_blocks)]:
   // Sequence decoding's checkpoints for offset resolution, written and read where the blocks are in parts.
   ResolutionCheckpoint* checkpoints;
   // The walk's list of the wave's blocks, by slot: the compressed blocks
@@ -97,16 +99,16 @@ struct BlockParallelParams {
 
   __device__ __forceinline__ FrameRecord* chunk_frames(size_t c) const { return frames + c * max_frames; }
   __device__ __forceinline__ BlockRecord* chunk_blocks(size_t c) const { return blocks + c * max_blocks; }
-  __device__ __forceinline__ uint8_t* chunk_literals(size_t c) const { return literals + c * max_chunk_bytes; }
+  __device__ __forceinline__ uint8_t* chunk_literals(size_t c) const { return literals + c * literals_per_chunk; }
   __device__ __forceinline__ GranuleEntry* chunk_granules(size_t c) const {
     return granules + c * granule_entries(max_chunk_bytes);
   }
   __device__ __forceinline__ SequenceTriple* chunk_triples(size_t c) const {
-    return triples + c * (max_chunk_bytes / 3);
+    return triples + c * triples_per_chunk;
   }
   // Block k of chunk c's offset resolution checkpoints.
   __device__ __forceinline__ ResolutionCheckpoint* block_checkpoints(size_t c, uint32_t k) const {
-    return checkpoints + c * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks) +
+    return checkpoints + c * checkpoints_per_chunk(triples_per_chunk, max_blocks) +
            checkpoint_base(chunk_blocks(c)[k], k);
   }
   // Whether literal copy and match copy run the wave's compressed blocks in parts: when they
@@ -179,8 +181,12 @@ struct AgentBlockParallel {
       return;
     }
     BlockRecord* blocks = bp.chunk_blocks(c);
-    walk_chunk(in, in_size, chunk_limits(checked_capacity(c), bp.max_frames, bp.max_blocks), &plan,
-               bp.chunk_frames(c), blocks);
+    ChunkLimits limits = chunk_limits(checked_capacity(c), bp.max_frames, bp.max_blocks);
+    // A wave laid out for the batch's measured needs (WaveLayout): a chunk
+    // that needs more than its share falls back like one past the worst case.
+    if (limits.max_literals_bytes > bp.literals_per_chunk) limits.max_literals_bytes = bp.literals_per_chunk;
+    if (limits.max_triples > bp.triples_per_chunk) limits.max_triples = bp.triples_per_chunk;
+    walk_chunk(in, in_size, limits, &plan, bp.chunk_frames(c), blocks);
     if (plan.block_count == 0) plan.block_parallel = false;  // no block: the one-warp kernel's frame checks
     if (!plan.block_parallel) return;
     uint32_t n = 0;

@@ -124,6 +124,12 @@ uint64_t wave_budget(const DecompressOptions& options, uint64_t max_chunk_bytes)
   return default_wave_temp_bytes(max_chunk_bytes);
 }
 
+// The wave layout for chunks of up to max_chunk_bytes: for the needs the
+// caller measured, else for the worst case.
+WaveLayout wave_layout(const DecompressOptions& options, uint64_t max_chunk_bytes) {
+  return options.chunk_needs_known ? WaveLayout(max_chunk_bytes, options.chunk_needs) : WaveLayout(max_chunk_bytes);
+}
+
 // Kernel k on `blocks` thread blocks of `threads` (none: nothing to launch).
 template <class Kernel, class... Args>
 Result launch(Kernel k, uint64_t blocks, uint32_t threads, cudaStream_t stream, Args... args) {
@@ -312,13 +318,17 @@ Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk
     *temp_bytes = kTempBytes;
     return kSuccess;
   }
-  const WaveLayout layout(max_uncompressed_chunk_bytes > options.max_uncompressed_chunk_bytes
-                               ? max_uncompressed_chunk_bytes
-                               : options.max_uncompressed_chunk_bytes);
+  const WaveLayout layout = wave_layout(options, max_uncompressed_chunk_bytes > options.max_uncompressed_chunk_bytes
+                                                    ? max_uncompressed_chunk_bytes
+                                                    : options.max_uncompressed_chunk_bytes);
   uint64_t wave = layout.wave_chunks(wave_budget(options, layout.max_chunk_bytes), num_chunks);
   if (wave == 0) wave = 1;  // one chunk larger than a wave's budget still gets its scratch
   *temp_bytes = static_cast<size_t>(layout.bytes(wave));
   return kSuccess;
+}
+
+ChunkNeeds measure_chunk_needs(const void* src, size_t size, size_t max_uncompressed_chunk_bytes) {
+  return measure_chunk_needs(static_cast<const uint8_t*>(src), size, WaveLayout(max_uncompressed_chunk_bytes));
 }
 
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes) {
@@ -339,7 +349,7 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   // Block parallel as get_decompress_temp_size decided, if the temp holds
   // one chunk's scratch (a temp asked for more chunks may have been sized
   // for the one-warp path).
-  const WaveLayout layout(options.max_uncompressed_chunk_bytes);
+  const WaveLayout layout = wave_layout(options, options.max_uncompressed_chunk_bytes);
   const uint64_t room = use_block_parallel(num_chunks, options) ? layout.wave_chunks(temp_bytes, num_chunks) : 0;
   if (room == 0) {
     return launch(decompress_kernel<Policy>, (num_chunks + Policy::kWarpsPerBlock - 1) / Policy::kWarpsPerBlock,
@@ -379,6 +389,8 @@ Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, 
   bp.max_chunk_bytes = layout.max_chunk_bytes;
   bp.max_frames = layout.max_frames;
   bp.max_blocks = layout.max_blocks;
+  bp.literals_per_chunk = layout.literals_per_chunk;
+  bp.triples_per_chunk = layout.triples_per_chunk;
   bp.weight_class = kEveryClass;
   // Match copy's stages (agent_block_parallel.cuh): launches for one a
   // kMatchStageBytes of a chunk, at most kMatchStages, or for the count fixed.

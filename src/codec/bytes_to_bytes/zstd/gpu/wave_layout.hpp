@@ -12,6 +12,7 @@
 #include "codec/bytes_to_bytes/zstd/decoder/block_sections.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/frame_walk.hpp"
 #include "codec/bytes_to_bytes/zstd/gpu/policy.cuh"
+#include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
 
 namespace zarrgpu::zstd::gpu {
 
@@ -22,24 +23,38 @@ struct WaveLayout {
   uint64_t max_chunk_bytes;
   uint32_t max_frames;
   uint32_t max_blocks;
+  uint64_t literals_per_chunk;  // Huffman literal bytes a chunk may hand out (the walk's limit)
+  uint64_t triples_per_chunk;   // sequences a chunk may hand out (likewise)
 
+  // The worst case for chunks of up to max_uncompressed bytes.
   explicit WaveLayout(size_t max_uncompressed)
       : max_chunk_bytes(max_uncompressed),
         max_frames(BlockParallelPolicySm90::kMaxFrames),
         max_blocks(static_cast<uint32_t>(max_uncompressed / BlockParallelPolicySm90::kBytesPerBlockSlot) +
-                   BlockParallelPolicySm90::kExtraBlockSlots) {}
+                   BlockParallelPolicySm90::kExtraBlockSlots),
+        literals_per_chunk(max_uncompressed),
+        triples_per_chunk(max_uncompressed / 3) {}
+  // Sized for chunks that need at most `needs` (never more than the worst
+  // case): a chunk whose walk finds more decodes on the one-warp path.
+  WaveLayout(size_t max_uncompressed, const ChunkNeeds& needs) : WaveLayout(max_uncompressed) {
+    // Rounded up so that each chunk's arrays start 16-byte aligned, as with a worst-case stride.
+    const uint64_t literals = (needs.literal_bytes + 15) & ~uint64_t{15};
+    const uint64_t triples = (needs.sequences + 15) & ~uint64_t{15};
+    if (literals < literals_per_chunk) literals_per_chunk = literals;
+    if (triples < triples_per_chunk) triples_per_chunk = triples;
+  }
   uint64_t plans(uint64_t chunks) const { return align_up(chunks * sizeof(ChunkPlan)); }
   uint64_t frames(uint64_t chunks) const { return align_up(chunks * max_frames * sizeof(FrameRecord)); }
   uint64_t blocks(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockRecord)); }
-  uint64_t literals(uint64_t chunks) const { return align_up(chunks * max_chunk_bytes); }
-  uint64_t triples(uint64_t chunks) const { return align_up(chunks * (max_chunk_bytes / 3) * sizeof(SequenceTriple)); }
+  uint64_t literals(uint64_t chunks) const { return align_up(chunks * literals_per_chunk); }
+  uint64_t triples(uint64_t chunks) const { return align_up(chunks * triples_per_chunk * sizeof(SequenceTriple)); }
   uint64_t granules_per_chunk() const { return granule_entries(max_chunk_bytes); }
   uint64_t granules(uint64_t chunks) const { return align_up(chunks * granules_per_chunk() * sizeof(GranuleEntry)); }
   uint64_t entropy(uint64_t chunks) const { return align_up(chunks * max_blocks * sizeof(BlockEntropy)); }
   // Sequence decoding's checkpoints for offset resolution (a 32-byte entry per 32 sequences: ~0.33 bytes
   // an output byte at most, ~6% of a chunk's scratch).
   uint64_t checkpoints(uint64_t chunks) const {
-    return align_up(chunks * checkpoints_per_chunk(max_chunk_bytes / 3, max_blocks) * sizeof(ResolutionCheckpoint));
+    return align_up(chunks * checkpoints_per_chunk(triples_per_chunk, max_blocks) * sizeof(ResolutionCheckpoint));
   }
   // The walk's list of blocks, and each weight class's; sequence decoding's order of
   // each class's list (a wave that is not split uses class 0's: a wave
@@ -73,6 +88,19 @@ struct WaveLayout {
     return w;
   }
 };
+
+// What chunk src[0, size) needs of a wave laid out as `layout` (its worst
+// case), by the walk the decoder runs on the device over the same bytes
+// (headers only; never reads past src + size). A chunk the block-parallel
+// path would not take anyway (corrupt, or past the layout's records) needs
+// nothing of it.
+inline ChunkNeeds measure_chunk_needs(const uint8_t* src, size_t size, const WaveLayout& layout) {
+  ChunkPlan plan;
+  walk_chunk(src, size, chunk_limits(layout.max_chunk_bytes, layout.max_frames, layout.max_blocks), &plan, nullptr,
+             nullptr);
+  if (!plan.block_parallel) return {};
+  return {plan.literals_bytes, plan.triples};
+}
 
 // Sequence decoding takes a list's blocks longest chain first (agent_block_parallel.cuh's
 // count_order, place_order): a block's bucket by its sequence count, half an octave

@@ -23,6 +23,19 @@ namespace zarrgpu::zstd::gpu {
 using zarrgpu::zstd::Status;
 using zarrgpu::zstd::status_name;
 
+// What one chunk takes of a wave's scratch beyond its records: Huffman
+// literal bytes and sequences (the walk's ChunkPlan::literals_bytes and
+// ::triples). Unknown, both are bounded by the chunk's decoded size: every
+// byte a literal, a sequence per 3 bytes (a match is >= 3 bytes), ~5.7x the
+// chunk with the rest. Measured on the host from the chunk's own frames
+// (measure_chunk_needs), they are what the data needs: ERA5-like
+// float32 time steps of 16.6 MB at level 3 have 7.9 MB of literals and 1.46 M
+// sequences, ~1.9x the chunk in all.
+struct ChunkNeeds {
+  uint64_t literal_bytes = 0;
+  uint64_t sequences = 0;
+};
+
 // How a batch is decoded.
 //  one_warp:       one warp per chunk, blocks in order (kernel_decompress.cuh).
 //  block_parallel: a frame's blocks in parallel (walk, per-block entropy
@@ -52,6 +65,14 @@ struct DecompressOptions {
   // flight on streams of its own overlaps them already and may do better
   // without (the read path does).
   bool weight_classes = true;
+  // The most any chunk of the batch needs (measure_chunk_needs over each,
+  // the largest of each field), when the caller knows it: the block-parallel
+  // scratch is then laid out for that, not for the worst case of
+  // max_uncompressed_chunk_bytes, and a wave holds ~3x the chunks of such
+  // data. A chunk that needs more than said decodes on the one-warp path
+  // (correct, slower). Give get_decompress_temp_size the same options.
+  bool chunk_needs_known = false;
+  ChunkNeeds chunk_needs;
 };
 
 // Whether decompress_async and get_decompress_temp_size run the
@@ -87,6 +108,11 @@ Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk
 Result decompress_async(const void* const* d_in_ptrs, const size_t* d_in_sizes, void* const* d_out_ptrs,
                         const size_t* d_out_capacities, size_t* d_out_sizes, Status* d_statuses, size_t num_chunks,
                         void* d_temp, size_t temp_bytes, const DecompressOptions& options, void* stream);
+
+// What chunk src[0, size) needs of the block-parallel scratch, from its
+// frame and block headers on the host (the walk the decoder runs on the
+// device); host pointer, any bytes (never reads past src + size).
+ChunkNeeds measure_chunk_needs(const void* src, size_t size, size_t max_uncompressed_chunk_bytes);
 
 // True when the CUDA path was built and a device is visible.
 bool device_available();
