@@ -37,9 +37,11 @@ struct WaveLayout {
   // Sized for chunks that need at most `needs` (never more than the worst
   // case): a chunk whose walk finds more decodes on the one-warp path.
   WaveLayout(size_t max_uncompressed, const ChunkNeeds& needs) : WaveLayout(max_uncompressed) {
-    // Rounded up so that each chunk's arrays start 16-byte aligned, as with a worst-case stride.
-    const uint64_t literals = (needs.literal_bytes + 15) & ~uint64_t{15};
-    const uint64_t triples = (needs.sequences + 15) & ~uint64_t{15};
+    // Rounded up so that each chunk's arrays start 256-byte aligned (64
+    // triples are 3 x 256 bytes), as the worst-case strides of the bench's
+    // chunks do: warps read triples and literals in whole cache lines.
+    const uint64_t literals = (needs.literal_bytes + 255) & ~uint64_t{255};
+    const uint64_t triples = (needs.sequences + 63) & ~uint64_t{63};
     if (literals < literals_per_chunk) literals_per_chunk = literals;
     if (triples < triples_per_chunk) triples_per_chunk = triples;
   }
