@@ -1,6 +1,7 @@
 #include "engine/device_read/gpu_zstd.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "engine/device_read/decoder_choice.hpp"
 
@@ -52,6 +53,12 @@ std::size_t GpuZstd::temp_bytes(std::size_t chunks, std::size_t max_decoded_byte
   return t;
 }
 
+bool GpuZstd::whole_batch_fits(std::size_t chunks, std::size_t max_decoded_bytes, std::size_t temp_budget) {
+  // The temp a wave of all of them takes, against what the budget allows.
+  return temp_bytes(chunks, max_decoded_bytes, std::numeric_limits<std::size_t>::max(), {}) ==
+         temp_bytes(chunks, max_decoded_bytes, temp_budget, {});
+}
+
 void GpuZstd::decompress(const void* const* in_ptrs, const std::size_t* in_sizes, void* const* out_ptrs,
                          const std::size_t* out_capacities, std::size_t* out_sizes, std::uint32_t* statuses,
                          std::size_t n, std::size_t max_decoded_bytes, std::size_t temp_budget, void* temp,
@@ -70,6 +77,7 @@ std::string GpuZstd::status_name(std::uint32_t status) {
 bool GpuZstd::available() { return false; }
 GpuZstd::Needs GpuZstd::measure(const std::byte*, std::size_t, std::size_t) { return {}; }
 std::size_t GpuZstd::temp_bytes(std::size_t, std::size_t, std::size_t, const Needs&) { return 0; }
+bool GpuZstd::whole_batch_fits(std::size_t, std::size_t, std::size_t) { return true; }
 void GpuZstd::decompress(const void* const*, const std::size_t*, void* const*, const std::size_t*, std::size_t*,
                          std::uint32_t*, std::size_t, std::size_t, std::size_t, void*, std::size_t, const Needs&, bool,
                          cudaStream_t) {

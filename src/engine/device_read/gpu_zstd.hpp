@@ -31,6 +31,8 @@ struct GpuZstd {
   static Needs measure(const std::byte* src, std::size_t size, std::size_t max_decoded_bytes);
   static std::size_t temp_bytes(std::size_t chunks, std::size_t max_decoded_bytes, std::size_t temp_budget,
                                 const Needs& needs);
+  // Whether temp_budget holds the worst case of `chunks` chunks in one wave.
+  static bool whole_batch_fits(std::size_t chunks, std::size_t max_decoded_bytes, std::size_t temp_budget);
   // Device arrays of n entries; statuses are uint32 (0 = ok). max_decoded_bytes
   // and temp_budget as given to temp_bytes().
   static void decompress(const void* const* in_ptrs, const std::size_t* in_sizes, void* const* out_ptrs,

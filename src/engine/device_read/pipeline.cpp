@@ -363,7 +363,7 @@ class Reader {
   struct Descriptors {
     std::uint64_t boxes = 0, zstd_in_ptrs = 0, zstd_in_sizes = 0, zstd_out_ptrs = 0, zstd_out_caps = 0, shuffle = 0, delta = 0;
     std::uint64_t tiles = 0;
-    GpuZstd::Needs zstd_needs{true};  // the batch's chunks' (unknown where the host never held them)
+    GpuZstd::Needs zstd_needs{true};  // the batch's chunks' (measure_zstd_needs)
   };
 
   // Writes the batch's descriptors into the start of the pinned slot (they
@@ -425,12 +425,7 @@ class Reader {
       if (chain_.mode == Mode::gpu && chain_.zstd) {
         in_ptrs[zi] = dev + p.device_in;
         in_sizes[zi] = it.length;
-        // The decoder's scratch is laid out for what these frames need,
-        // measured on the very bytes copied to the device; GDS reads never
-        // pass through the host, and get the worst case.
-        d.zstd_needs.add(p.pinned_in != ItemPlacement::none
-                             ? GpuZstd::measure(pinned + p.pinned_in, it.length, chain_.decoded_bytes)
-                             : GpuZstd::Needs{});
+        if (p.pinned_in == ItemPlacement::none) d.zstd_needs.known = false;  // a GDS read: never on the host
         out_ptrs[zi] = dev + p.zstd_out;
         out_caps[zi] = chain_.decoded_bytes;
         slot.zstd_names.push_back(it.name);
@@ -441,7 +436,32 @@ class Reader {
       if (chain_.delta) delta[di++] = gpu::DeltaItem{p.decoded, chain_.decoded_bytes / size_of(codec_chain_.chunk().data_type)};
     }
     d.tiles = gpu::assign_tiles(std::span(boxes, n), gpu::place_tile_elements(plan_.element_size()));
+    if (d.zstd_needs.known) d.zstd_needs = measure_zstd_needs(items, L, pinned);
     return d;
+  }
+
+  // Where the decoder's temp budget cannot hold the batch's worst case in
+  // one wave (a memory-bounded read), its scratch is laid out for what the
+  // frames need, measured on the host on the very bytes copied to the
+  // device: a wave then holds ~3x the chunks. Otherwise the worst case, as
+  // no measuring (which reads every block header, on the pool) pays there.
+  GpuZstd::Needs measure_zstd_needs(const std::vector<ReadItem>& items, const BatchLayout& L, const std::byte* pinned) {
+    if (GpuZstd::whole_batch_fits(L.zstd_items, chain_.decoded_bytes, zstd_temp_budget())) return {};
+    std::vector<std::size_t> zstd;
+    for (std::size_t i = 0; i < items.size(); ++i)
+      if (!items[i].missing) zstd.push_back(i);
+    std::vector<GpuZstd::Needs> each(zstd.size());
+    parallel_for(zstd.size(), [&](std::size_t k) {
+      const std::size_t i = zstd[k];
+      each[k] = GpuZstd::measure(pinned + L.items[i].pinned_in, items[i].length, chain_.decoded_bytes);
+    });
+    GpuZstd::Needs needs{true};
+    for (const GpuZstd::Needs& n : each) needs.add(n);
+    return needs;
+  }
+
+  std::size_t zstd_temp_budget() const {
+    return config_.temp_bytes ? config_.temp_bytes : kGpuZstdTempPerScratch * config_.scratch_bytes;
   }
 
   void enqueue(std::size_t k, SlotResources& slot, const BatchLayout& L, const Descriptors& d, std::byte* pinned,
@@ -456,8 +476,7 @@ class Reader {
       // Block-parallel scratch up to kGpuZstdTempPerScratch (6) x the
       // batch's decoded scratch (decoder_choice.hpp says why): what the
       // batch's chunks need as measured in describe(), up to that.
-      const std::size_t budget =
-          config_.temp_bytes ? config_.temp_bytes : kGpuZstdTempPerScratch * config_.scratch_bytes;
+      const std::size_t budget = zstd_temp_budget();
       const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes, budget, d.zstd_needs);
       slot.temp.reserve(temp);
       GpuZstd::decompress(reinterpret_cast<const void* const*>(dev + d.zstd_in_ptrs),
