@@ -28,9 +28,8 @@ using zarrgpu::zstd::status_name;
 // ::triples). Unknown, both are bounded by the chunk's decoded size: every
 // byte a literal, a sequence per 3 bytes (a match is >= 3 bytes), ~5.7x the
 // chunk with the rest. Measured on the host from the chunk's own frames
-// (measure_chunk_needs), they are what the data needs: ERA5-like
-// float32 time steps of 16.6 MB at level 3 have 7.9 MB of literals and 1.46 M
-// sequences, ~1.9x the chunk in all.
+// (measure_chunk_needs), they are what the data needs: ~1.9x the chunk in
+// all for float32 fields at level 3 (docs/zstd-gpu-decoder.md).
 struct ChunkNeeds {
   uint64_t literal_bytes = 0;
   uint64_t sequences = 0;
@@ -94,7 +93,8 @@ inline constexpr Result kInvalidArgument = 1;  // == cudaErrorInvalidValue
 // place in the output, so it needs a small constant; callers must still ask.
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes);
 // The same for the given options: the block-parallel path needs scratch of
-// ~5.8-6.7x max_uncompressed_chunk_bytes per chunk of a wave (at most
+// ~5.8-6.7x max_uncompressed_chunk_bytes per chunk of a wave (less for
+// DecompressOptions::chunk_needs) (at most
 // DecompressOptions::wave_temp_bytes a wave; a larger batch is decoded
 // wave after wave).
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes,
