@@ -75,7 +75,7 @@ def main() -> None:
     p.add_argument("--out", default=str(ROOT / "bench" / "results"))
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--steps", type=int, default=30)
-    p.add_argument("--peer-steps", type=int, default=8)
+    p.add_argument("--peer-steps", type=int, default=24)
     p.add_argument("--width", type=int, default=64)
     p.add_argument("--workers", type=int, default=min(16, os.cpu_count() or 8))
     args = p.parse_args()

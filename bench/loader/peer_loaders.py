@@ -81,8 +81,14 @@ def main() -> None:
     dev = torch.device("cuda")
     if args.peer == "xarray-cpu":
         ds, kind = XarrayWindows(args.store, 2), "xarray + zarr-python (CPU) -> DataLoader -> .cuda()"
+        prefetch_factor = 2
         dl = torch.utils.data.DataLoader(ds, batch_size=args.batch_size, shuffle=True, num_workers=args.workers,
-                                         pin_memory=True, drop_last=True, persistent_workers=True, prefetch_factor=2)
+                                         pin_memory=True, drop_last=True, persistent_workers=True,
+                                         prefetch_factor=prefetch_factor)
+        # The workers make workers x prefetch_factor batches before the first is asked
+        # for: timing starts once those are consumed, so the figure is the workers'
+        # steady rate, not the handing over of batches made during start-up.
+        args.warmup = max(args.warmup, args.workers * prefetch_factor + 2)
     else:
         ds = ZarrGpuWindows(args.store, 2)
         kind = ds.kind
