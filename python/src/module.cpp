@@ -14,6 +14,7 @@ namespace zarrgpu::python {
 void bind_array(nb::module_& m);
 void bind_group(nb::module_& m);
 void bind_settings(nb::module_& m);
+void bind_ipc(nb::module_& m);
 }  // namespace zarrgpu::python
 
 NB_MODULE(_zarrgpu, m) {
@@ -25,6 +26,7 @@ NB_MODULE(_zarrgpu, m) {
   bind_array(m);
   bind_group(m);
   bind_settings(m);
+  bind_ipc(m);
   m.def("cuda_available", &zarrgpu::cuda_available,
         "Whether this build has the CUDA path and a GPU is present at run time.");
 #if ZARRGPU_HAVE_CUDA

@@ -4,7 +4,8 @@
 # catches the compile errors that would otherwise first show on the GPU
 # machine. Checked: the GPU Zstd decoder (dispatch, agents, kernels) for host
 # and device; every host source of src/gpu and src/engine/device_read, and
-# the GPU tests and benchmarks that only build with CUDA.
+# the GPU tests and benchmarks that only build with CUDA, and
+# src/ipc's CUDA sources (the driver API through a stand-in cuda.h here).
 # Not checked: src/gpu/*.cu (they use CUB, which is not here).
 # Skips (exit 0) without clang.
 set -euo pipefail
@@ -23,7 +24,7 @@ status=0
   -D__CUDACC__ -DZARRGPU_ZSTD_EXPERIMENTS=1 "${inc[@]}" -I"$root/bench/zstd_gpu" \
   "$root/src/codec/bytes_to_bytes/zstd/gpu/dispatch_decompress.cu" || status=1
 n=1
-for f in "$root"/src/gpu/*.cpp "$root"/src/engine/device_read/*.cpp "$root"/tests/gpu/*.cpp \
+for f in "$root"/src/gpu/*.cpp "$root"/src/engine/device_read/*.cpp "$root"/src/ipc/cuda_*.cpp "$root"/tests/gpu/*.cpp \
          "$root"/tests/engine_device_read/device_read_test.cpp "$root"/bench/gpu_read/bench_gpu_read.cpp \
          "$root"/tests/codec/bytes_to_bytes/zstd_gpu/gpu_decoder_test.cpp "$root"/bench/zstd_gpu/zstd_gpu_bench.cpp; do
   "$CXX" -std=c++20 -fsyntax-only "${inc[@]}" -I"$root/tests" -I"$root/tests/codec/bytes_to_bytes/zstd_decoder" -I"$root/bench/zstd_gpu" \

@@ -35,6 +35,17 @@ typedef struct CUevent_st* cudaEvent_t;
 #define cudaStreamNonBlocking 0x01
 #define cudaEventDefault 0x00
 #define cudaEventDisableTiming 0x02
+#define cudaEventInterprocess 0x04
+#define cudaIpcMemLazyEnablePeerAccess 0x01
+#define CUDART_VERSION 12040
+#define cudaEnableDefault 0x0
+typedef struct cudaIpcMemHandle_st { char reserved[64]; } cudaIpcMemHandle_t;
+typedef struct cudaIpcEventHandle_st { char reserved[64]; } cudaIpcEventHandle_t;
+enum cudaDriverEntryPointQueryResult {
+  cudaDriverEntryPointSuccess = 0,
+  cudaDriverEntryPointSymbolNotFound = 1,
+  cudaDriverEntryPointVersionNotSufficent = 2
+};
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -54,8 +65,10 @@ typedef struct CUgraph_st* cudaGraph_t;
 typedef struct CUgraphExec_st* cudaGraphExec_t;
 enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2 };
 enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1, cudaStreamCaptureStatusInvalidated = 2 };
+typedef struct CUuuid_st { char bytes[16]; } cudaUUID_t;
 struct cudaDeviceProp {
   char name[256];
+  cudaUUID_t uuid;
   int multiProcessorCount;
   size_t totalGlobalMem;
   int major, minor;
@@ -105,6 +118,15 @@ cudaError_t cudaEventDestroy(cudaEvent_t);
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t);
 cudaError_t cudaEventSynchronize(cudaEvent_t);
 cudaError_t cudaEventElapsedTime(float*, cudaEvent_t, cudaEvent_t);
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t*, void*);
+cudaError_t cudaIpcOpenMemHandle(void**, cudaIpcMemHandle_t, unsigned int);
+cudaError_t cudaIpcCloseMemHandle(void*);
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t*, cudaEvent_t);
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t*, cudaIpcEventHandle_t);
+cudaError_t cudaGetDriverEntryPoint(const char*, void**, unsigned long long,
+                                    enum cudaDriverEntryPointQueryResult* = nullptr);
+cudaError_t cudaGetDriverEntryPointByVersion(const char*, void**, unsigned int, unsigned long long,
+                                             enum cudaDriverEntryPointQueryResult* = nullptr);
 // What clang's kernel<<<...>>> launches call.
 int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = nullptr);
 unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void* = nullptr);
