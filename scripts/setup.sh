@@ -33,3 +33,7 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; 
   [ -f requirements-dev.txt ] && "$venv/bin/python" -m pip install -q -r requirements-dev.txt
   echo "$want" > "$stamp"
 fi
+# zarr-python's wheel ships no tests: fetch the installed version's suite (sdist from PyPI)
+# into .cache/ for tests/python/zarr_suite; offline, that suite skips.
+"$venv/bin/python" tests/python/zarr_suite/fetch_zarr_tests.py >/dev/null \
+  || echo "setup: zarr-python's test suite not fetched (offline?); tests/python/test_zarr_python_suite.py will skip"

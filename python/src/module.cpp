@@ -15,6 +15,7 @@ void bind_array(nb::module_& m);
 void bind_group(nb::module_& m);
 void bind_settings(nb::module_& m);
 void bind_ipc(nb::module_& m);
+void bind_chunk_batch(nb::module_& m);
 }  // namespace zarrgpu::python
 
 NB_MODULE(_zarrgpu, m) {
@@ -27,6 +28,7 @@ NB_MODULE(_zarrgpu, m) {
   bind_group(m);
   bind_settings(m);
   bind_ipc(m);
+  bind_chunk_batch(m);
   m.def("cuda_available", &zarrgpu::cuda_available,
         "Whether this build has the CUDA path and a GPU is present at run time.");
 #if ZARRGPU_HAVE_CUDA
