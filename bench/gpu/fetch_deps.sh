@@ -31,6 +31,8 @@ pyget() {  # wheels for CPython 3.12 on manylinux x86-64, no dependencies
 # zarr-python + GDS rows; dask for xarray's chunks= tests.
 pyget .whl-peers "zarr>=3.1" "numcodecs>=0.15" donfig crc32c google-crc32c msgspec "dask>=2024.1" partd locket
 pyget .whl-peers kvikio-cu13 libkvikio-cu13 rapids-logger || echo "fetch_deps: no KvikIO wheel (its rows will be skipped)"
+# nvCOMP's Python API: row 3 of bench/zarr_python (zarr-python PR #2863's Zstd codec).
+pyget .whl-peers nvidia-nvcomp-cu13 || echo "fetch_deps: no nvidia-nvcomp-cu13 wheel (bench/zarr_python row 3 will be skipped)"
 if [ "${1:-}" != --no-nvcomp ]; then
   pyget .whl nvidia-libnvcomp-cu13 || echo "fetch_deps: no nvCOMP wheel"
 fi

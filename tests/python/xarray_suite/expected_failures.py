@@ -10,8 +10,8 @@ EXPECTED_FAILURES: dict[str, str] = {
     "test_compressor_encoding": "encoding['compressors'] holds the codec's JSON dict, not a numcodecs / "
                                 "zarr-python codec object",
     "test_load_async": (
-        "an async test: pytest-asyncio (xarray's test dependency) is not installed, and the backend has no "
-        "async_getitem for Dataset.load_async"),
+        "the backend has no async_getitem for Dataset.load_async (xarray: 'Backend does not support "
+        "asynchronous loading')"),
     # engine="zarr" ignores use_zarr_fill_value_as_mask=False: ZarrBackendEntrypoint.open_dataset
     # hands None to ZarrStore.open_group, so format 2 fill values always mask. zarrgpu honours
     # the argument, so the test's expected _FillValue attribute is absent.
