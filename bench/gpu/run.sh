@@ -7,6 +7,7 @@
 #   cpu     bench/cpu_read/run_cpu_read.py: host reads vs TensorStore
 #   zstd    bench/gpu/zstd.sh: the GPU Zstd decoder benchmark
 #   xarray  bench/gpu/xarray.sh: open_dataset().load() to the GPU vs zarr-python's GPU mode
+#   zarr_python  bench/gpu/zarr_python.sh: zarr-python into GPU buffers, issue 37's five rows
 #   bench/gpu/run.sh test read cpu
 # Results stay as files in $OUT (or bench/results); logs go into one logs.tgz,
 # since the device tool returns at most 8 files.
@@ -42,6 +43,7 @@ for s in "${stages[@]}"; do
     cpu)    echo "== host read ($(elapsed))"; python3 bench/cpu_read/run_cpu_read.py --bin build --gb "$gb" --out "$out" ;;
     zstd)   echo "== zstd ($(elapsed))"; bash bench/gpu/zstd.sh ;;
     xarray) echo "== xarray ($(elapsed))"; bash bench/gpu/xarray.sh ;;
+    zarr_python) echo "== zarr-python ($(elapsed))"; bash bench/gpu/zarr_python.sh ;;
     *)      echo "unknown stage $s" ;;
   esac
 done

@@ -23,12 +23,13 @@ import datetime
 import json
 import os
 import random
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "gpu_read"))
+from run_gpu_read import gpu_name  # noqa: E402
 
 ROWS = {
     "1": "zarr-python enable_gpu(), LocalStore",
@@ -42,14 +43,6 @@ ROWS = {
 def median(v):
     v = sorted(v)
     return v[len(v) // 2]
-
-
-def gpu_name():
-    try:
-        return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
-                              text=True).stdout.strip().splitlines()[0]
-    except (OSError, IndexError):
-        return "unknown GPU"
 
 
 def gds_store(path):

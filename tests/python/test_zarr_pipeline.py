@@ -141,65 +141,55 @@ def test_every_numeric_type_round_trips_on_a_memory_store(zarr_format, dtype):
     np.testing.assert_array_equal(zarr.open_array(store)[...], data)
 
 
-def test_a_read_decodes_its_chunks_in_one_batch(monkeypatch):
-    calls = []
+@pytest.fixture
+def batches(monkeypatch):
+    """(number of chunks, chunk shape) of every batch zarrgpu decodes."""
+    seen = []
     original = _pipeline.CodecPipeline._decode_now
 
     def counting(self, chain, encoded, specs, keys):
-        calls.append(len(encoded))
+        seen.append((len(encoded), specs[0].shape))
         return original(self, chain, encoded, specs, keys)
 
     monkeypatch.setattr(_pipeline.CodecPipeline, "_decode_now", counting)
+    return seen
+
+
+def test_a_read_decodes_its_chunks_in_one_batch(batches):
     with zarr.config.set(PIPELINE):
         a = create(zarr.storage.MemoryStore(), 3, "zstd")
         a[...] = sample()
-        calls.clear()
+        batches.clear()
         a[...]
-        assert calls == [5 * 3]  # every chunk of the 5 x 3 grid, one batch
-        calls.clear()
+        assert [n for n, _ in batches] == [5 * 3]  # every chunk of the 5 x 3 grid, one batch
+        batches.clear()
         a[0:9, 0:11]
-        assert calls == [4]
+        assert [n for n, _ in batches] == [4]
 
 
-def test_batches_are_bounded_by_batch_bytes(monkeypatch):
-    calls = []
-    original = _pipeline.CodecPipeline._decode_now
+def test_batches_are_bounded_by_batch_bytes(monkeypatch, batches):
     monkeypatch.setattr(_pipeline, "BATCH_BYTES", 2 * 8 * 10 * 4)  # two chunks of int32
-
-    def counting(self, chain, encoded, specs, keys):
-        calls.append(len(encoded))
-        return original(self, chain, encoded, specs, keys)
-
-    monkeypatch.setattr(_pipeline.CodecPipeline, "_decode_now", counting)
     data = sample()
     with zarr.config.set(PIPELINE):
         a = create(zarr.storage.MemoryStore(), 3, "zstd")
         a[...] = data
-        calls.clear()
+        batches.clear()
         np.testing.assert_array_equal(a[...], data)
-    assert calls == [2] * 7 + [1]
+    assert [n for n, _ in batches] == [2] * 7 + [1]
 
 
-def test_sharded_reads_decode_only_the_inner_chunks_touched(monkeypatch):
-    inner = []  # batch sizes of inner chunks (the shard indexes decode through the pipeline too)
-    original = _pipeline.CodecPipeline._decode_now
-
-    def counting(self, chain, encoded, specs, keys):
-        if specs and specs[0].shape == CHUNKS:
-            inner.append(len(encoded))
-        return original(self, chain, encoded, specs, keys)
-
-    monkeypatch.setattr(_pipeline.CodecPipeline, "_decode_now", counting)
+def test_sharded_reads_decode_only_the_inner_chunks_touched(batches):
     data = sample()
     with zarr.config.set(PIPELINE):
         a = create(zarr.storage.MemoryStore(), 3, "sharded")
         a[...] = data
-        inner.clear()
+        # The shard indexes decode through the pipeline too: count the inner chunks' batches.
+        batches.clear()
         assert a[9, 11] == data[9, 11]
-        assert inner == [1]  # one inner chunk of one shard
-        inner.clear()
+        assert [n for n, shape in batches if shape == CHUNKS] == [1]  # one inner chunk of one shard
+        batches.clear()
         np.testing.assert_array_equal(a[0:16, 0:20], data[0:16, 0:20])
-        assert inner == [4]  # the shard's 2 x 2 inner chunks in one batch
+        assert [n for n, shape in batches if shape == CHUNKS] == [4]  # the shard's 2 x 2 inner chunks
 
 
 def test_unsupported_chains_fall_back_with_the_reason():

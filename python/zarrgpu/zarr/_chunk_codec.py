@@ -4,6 +4,7 @@ validates exactly as when it opens an array, compiled once per distinct chunk la
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 from typing import Any
@@ -76,6 +77,10 @@ def _compile(document: str) -> Any:
         return _zarrgpu.ChunkBatchCodec.from_json(document, "")
     except (ZarrgpuError, NotImplementedError, ValueError) as e:
         return Unsupported(str(e))
+
+
+# The compiled chains are C++ objects: free them before the extension module goes away at exit.
+atexit.register(_compile.cache_clear)
 
 
 def compile_chain(codecs: list, spec: Any) -> Any:

@@ -4,6 +4,8 @@
 // CUDA only; chunk_batch.cpp has the refusal of builds without it.
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "engine/chunk_batch.hpp"
@@ -19,6 +21,21 @@ namespace {
 // The decoder's block-parallel scratch may grow to this before it decodes a
 // batch in several waves: the read path's default (6 x 512 MiB of scratch).
 constexpr std::size_t kTempBudget = std::size_t{3} << 30;
+
+// Buffers kept between calls, per device: a pipeline decodes batch after batch,
+// and cudaMalloc/cudaFree of the decoder's temp (up to kTempBudget) each time
+// would cost more than small batches take to decode. One call at a time uses
+// them (the mutex); each call waits for its work before it returns.
+struct Buffers {
+  gpu::PinnedBuffer host;
+  gpu::DeviceBuffer table;
+  gpu::DeviceBuffer temp;
+};
+std::mutex buffers_mutex;
+std::map<int, Buffers>& buffers_by_device() {
+  static auto* m = new std::map<int, Buffers>;  // never destroyed: no cudaFree after CUDA's own teardown
+  return *m;
+}
 }  // namespace
 
 void decode_zstd_on_device(int device, std::span<const void* const> in_ptrs, std::span<const std::size_t> in_sizes,
@@ -39,15 +56,20 @@ void decode_zstd_on_device(int device, std::span<const void* const> in_ptrs, std
   const std::size_t table = n * sizeof(std::uint64_t);
   const std::size_t results = 4 * table;
   const std::size_t bytes = results + table + n * sizeof(std::uint32_t);
-  gpu::PinnedBuffer host(bytes);
+  const std::lock_guard lock(buffers_mutex);
+  Buffers& b = buffers_by_device()[device];
+  b.host.reserve(bytes);
+  b.table.reserve(bytes);
+  gpu::PinnedBuffer& host = b.host;
+  gpu::DeviceBuffer& dev = b.table;
   std::memcpy(host.data(), in_ptrs.data(), table);
   std::memcpy(host.data() + table, in_sizes.data(), table);
   std::memcpy(host.data() + 2 * table, out_ptrs.data(), table);
   std::memcpy(host.data() + 3 * table, out_sizes.data(), table);
-  gpu::DeviceBuffer dev(bytes);
   ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(dev.data(), host.data(), results, cudaMemcpyHostToDevice, s));
   const std::size_t temp_bytes = device_read::GpuZstd::temp_bytes(n, max_decoded, kTempBudget);
-  gpu::DeviceBuffer temp(std::max<std::size_t>(temp_bytes, 1));
+  b.temp.reserve(std::max<std::size_t>(temp_bytes, 1));
+  gpu::DeviceBuffer& temp = b.temp;
   device_read::GpuZstd::decompress(dev.as<const void* const>(), reinterpret_cast<const std::size_t*>(dev.data() + table),
                                    reinterpret_cast<void* const*>(dev.data() + 2 * table),
                                    reinterpret_cast<const std::size_t*>(dev.data() + 3 * table),
