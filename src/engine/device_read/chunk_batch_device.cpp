@@ -67,7 +67,10 @@ void decode_zstd_on_device(int device, std::span<const void* const> in_ptrs, std
   std::memcpy(host.data() + 2 * table, out_ptrs.data(), table);
   std::memcpy(host.data() + 3 * table, out_sizes.data(), table);
   ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(dev.data(), host.data(), results, cudaMemcpyHostToDevice, s));
-  const std::size_t temp_bytes = device_read::GpuZstd::temp_bytes(n, max_decoded, kTempBudget);
+  // The frames are in device memory already: their scratch needs are not measured on the
+  // host, so the decoder lays out the worst case of the chunk size.
+  const device_read::GpuZstd::Needs needs{};
+  const std::size_t temp_bytes = device_read::GpuZstd::temp_bytes(n, max_decoded, kTempBudget, needs);
   b.temp.reserve(std::max<std::size_t>(temp_bytes, 1));
   gpu::DeviceBuffer& temp = b.temp;
   device_read::GpuZstd::decompress(dev.as<const void* const>(), reinterpret_cast<const std::size_t*>(dev.data() + table),
@@ -75,7 +78,7 @@ void decode_zstd_on_device(int device, std::span<const void* const> in_ptrs, std
                                    reinterpret_cast<const std::size_t*>(dev.data() + 3 * table),
                                    reinterpret_cast<std::size_t*>(dev.data() + results),
                                    reinterpret_cast<std::uint32_t*>(dev.data() + results + table), n, max_decoded,
-                                   kTempBudget, temp.data(), temp_bytes, /*verify_checksum=*/true, s);
+                                   kTempBudget, temp.data(), temp_bytes, needs, /*verify_checksum=*/true, s);
   ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(host.data() + results, dev.data() + results, bytes - results,
                                      cudaMemcpyDeviceToHost, s));
   ZARRGPU_CUDA_CHECK(cudaStreamSynchronize(s));
