@@ -147,9 +147,9 @@ def batches(monkeypatch):
     seen = []
     original = _pipeline.CodecPipeline._decode_now
 
-    def counting(self, chain, encoded, specs, keys):
+    def counting(self, chain, encoded, specs, *rest):
         seen.append((len(encoded), specs[0].shape))
-        return original(self, chain, encoded, specs, keys)
+        return original(self, chain, encoded, specs, *rest)
 
     monkeypatch.setattr(_pipeline.CodecPipeline, "_decode_now", counting)
     return seen
@@ -190,6 +190,32 @@ def test_sharded_reads_decode_only_the_inner_chunks_touched(batches):
         batches.clear()
         np.testing.assert_array_equal(a[0:16, 0:20], data[0:16, 0:20])
         assert [n for n, shape in batches if shape == CHUNKS] == [4]  # the shard's 2 x 2 inner chunks
+
+
+def test_whole_contiguous_chunks_decode_straight_into_the_output(monkeypatch):
+    direct = []
+    original = _pipeline._direct_target
+
+    def spy(*args):
+        target = original(*args)
+        direct.append(target is not None)
+        return target
+
+    monkeypatch.setattr(_pipeline, "_direct_target", spy)
+    data = sample(shape=(45, 10))
+    with zarr.config.set(PIPELINE):
+        a = zarr.create_array(zarr.storage.MemoryStore(), shape=data.shape, chunks=(8, 10), dtype="int32",
+                              compressors=[zc.ZstdCodec(level=1)])
+        a[...] = data
+        a[16:24] = 0  # a missing chunk: filled, not decoded
+        data[16:24] = 0
+        direct.clear()
+        np.testing.assert_array_equal(a[...], data)
+        # Chunks 0-4 fill whole rows of the output (the last, rows 40-44, is cut by the array's end).
+        assert direct == [True] * 5 + [False]
+        direct.clear()
+        np.testing.assert_array_equal(a[4:20, 3:7], data[4:20, 3:7])
+        assert not any(direct)
 
 
 def test_unsupported_chains_fall_back_with_the_reason():

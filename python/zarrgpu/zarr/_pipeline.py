@@ -41,6 +41,10 @@ from ._device_decode import decode_on_device, is_gpu_prototype
 BATCH_BYTES = 256 << 20
 
 
+# A chunk decoded straight into the read's output: nothing left to place.
+PLACED = object()
+
+
 class FallbackWarning(UserWarning):
     """zarrgpu.zarr.CodecPipeline handed chunks to zarr-python's own pipeline; says why."""
 
@@ -103,8 +107,10 @@ class CodecPipeline(BatchedCodecPipeline):
             return None
 
     # ---- decoding -------------------------------------------------------------------
-    def _decode_now(self, chain: Any, encoded: list, specs: list, keys: list[str]) -> list:
-        """Decodes a batch (None entries stay None); runs in a worker thread."""
+    def _decode_now(self, chain: Any, encoded: list, specs: list, keys: list[str], targets: list | None = None) -> list:
+        """Decodes a batch (None entries stay None); runs in a worker thread. `targets[i]`, when
+        given and not None, is where chunk i decodes to (a flat uint8 view of the read's output):
+        its result is then PLACED."""
         present = [i for i, b in enumerate(encoded) if b is not None]
         result: list = [None] * len(encoded)
         if not present:
@@ -114,14 +120,17 @@ class CodecPipeline(BatchedCodecPipeline):
         if is_gpu_prototype(spec.prototype):
             flat = decode_on_device(chain, [encoded[i] for i in present], names)
         else:
-            out = np.empty((len(present), chain.chunk_bytes), dtype=np.uint8)
-            chain.decode([_host_bytes(encoded[i]) for i in present], list(out), names)
-            flat = list(out)
+            direct = [targets[i] if targets else None for i in present]
+            staging = np.empty((sum(t is None for t in direct), chain.chunk_bytes), dtype=np.uint8)
+            rows = iter(staging)
+            flat = [t if t is not None else next(rows) for t in direct]
+            chain.decode([_host_bytes(encoded[i]) for i in present], flat, names)
+            flat = [PLACED if t is not None else f for t, f in zip(direct, flat, strict=True)]
         for i, chunk in zip(present, flat, strict=True):
-            result[i] = _as_array(chunk, specs[i])
+            result[i] = chunk if chunk is PLACED else _as_array(chunk, specs[i])
         return result
 
-    async def _decode(self, chunk_bytes_and_specs: list, keys: list[str]) -> list:
+    async def _decode(self, chunk_bytes_and_specs: list, keys: list[str], targets: list | None = None) -> list:
         if not chunk_bytes_and_specs:
             return []
         encoded = [b for b, _ in chunk_bytes_and_specs]
@@ -129,7 +138,7 @@ class CodecPipeline(BatchedCodecPipeline):
         chain = self._chain(specs[0])
         if chain is None or any(s.shape != specs[0].shape for s in specs):
             return list(await super().decode_batch(chunk_bytes_and_specs))
-        return await asyncio.to_thread(self._decode_now, chain, encoded, specs, keys)
+        return await asyncio.to_thread(self._decode_now, chain, encoded, specs, keys, targets)
 
     async def decode_batch(self, chunk_bytes_and_specs):
         return await self._decode(list(chunk_bytes_and_specs), [])
@@ -181,8 +190,13 @@ class CodecPipeline(BatchedCodecPipeline):
             zarr_config.get("async.concurrency"),
         )
         keys = [str(getattr(getter, "path", "")) for getter, *_ in batch_info]
-        decoded = await self._decode([(b, info[1]) for b, info in zip(encoded, batch_info, strict=True)], keys)
+        targets = [_direct_target(out, spec, chunk_sel, out_sel, drop_axes)
+                   for _, spec, chunk_sel, out_sel, _ in batch_info]
+        decoded = await self._decode([(b, info[1]) for b, info in zip(encoded, batch_info, strict=True)], keys,
+                                     targets)
         for chunk, (_, spec, chunk_selection, out_selection, _) in zip(decoded, batch_info, strict=True):
+            if chunk is PLACED:
+                continue
             if chunk is None:
                 out[out_selection] = fill_value_or_default(spec)
                 continue
@@ -208,6 +222,29 @@ class CodecPipeline(BatchedCodecPipeline):
         # write_empty_chunks) with one batch per BATCH_BYTES instead of one per chunk.
         for batch in _batches(items, lambda item: item[1]):
             await self.write_batch(batch, value, drop_axes)
+
+
+def _direct_target(out: Any, spec: Any, chunk_selection: tuple, out_selection: tuple, drop_axes: tuple) -> Any:
+    """A flat uint8 view of the part of a host `out` a whole chunk fills, when decoding straight into
+    it is the same as placing the decoded chunk (basic slices, C-contiguous, the chunk's native
+    dtype); else None. Saves the copy from a decoded chunk into the output."""
+    if drop_axes or is_gpu_prototype(spec.prototype) or len(chunk_selection) != len(spec.shape):
+        return None
+    for sel, n in zip(chunk_selection, spec.shape, strict=True):
+        if not (isinstance(sel, slice) and sel.step in (None, 1) and (sel.start or 0) == 0
+                and (sel.stop is None or sel.stop >= n)):
+            return None
+    if not all(isinstance(sel, slice) for sel in out_selection):  # basic slicing: a view, never a copy
+        return None
+    array = out.as_ndarray_like()
+    if not isinstance(array, np.ndarray):
+        return None
+    target = array[out_selection]
+    if (target.shape != tuple(spec.shape) or target.dtype != spec.dtype.to_native_dtype()
+            or target.dtype.kind not in "biufc" or not target.dtype.isnative
+            or not target.flags.c_contiguous or not target.flags.writeable):
+        return None
+    return target.reshape(-1).view(np.uint8)
 
 
 def _host_bytes(buffer: Any) -> np.ndarray:
