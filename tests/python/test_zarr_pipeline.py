@@ -2,8 +2,8 @@
 
 - Importing zarrgpu (and zarrgpu.zarr) leaves zarr-python's defaults in force.
 - With the pipeline selected, arrays of every codec chain and both formats, on MemoryStore
-  and LocalStore, read what zarr-python's own pipeline and TensorStore wrote, and write what
-  they read back identically (CPU <-> CPU here; the GPU halves are in test_gpu_zarr_pipeline.py).
+  and LocalStore (FsspecStore and ZipStore too), read what zarr-python's own pipeline and
+  TensorStore wrote, and write what they read back identically (CPU <-> CPU here; the GPU halves are in test_gpu_zarr_pipeline.py).
 - A read decodes all the chunks it touches in one zarrgpu batch; a sharded read decodes only
   the inner chunks it touches; a write encodes in one batch.
 - Chains zarrgpu does not take fall back to zarr-python with a FallbackWarning saying why.
@@ -153,6 +153,24 @@ def batches(monkeypatch):
 
     monkeypatch.setattr(_pipeline.CodecPipeline, "_decode_now", counting)
     return seen
+
+
+@pytest.mark.parametrize("store_kind", ["fsspec_memory", "zip"])
+def test_other_zarr_python_stores_read_and_write_through_the_pipeline(tmp_path, store_kind, batches):
+    data = sample()
+    if store_kind == "fsspec_memory":
+        pytest.importorskip("fsspec")
+        make = lambda: zarr.storage.FsspecStore.from_url(f"memory://{tmp_path.name}", read_only=False)  # noqa: E731
+    else:
+        make = lambda: zarr.storage.ZipStore(tmp_path / "a.zip", mode="a")  # noqa: E731
+    store = make()
+    with zarr.config.set(PIPELINE), warnings.catch_warnings():
+        warnings.simplefilter("error", zz.FallbackWarning)
+        create(store, 3, "zstd")[...] = data
+        np.testing.assert_array_equal(zarr.open_array(store)[3:30, 2:21], data[3:30, 2:21])
+    store.close()
+    assert sum(n for n, _ in batches) >= 15  # every chunk went through zarrgpu
+    np.testing.assert_array_equal(zarr.open_array(make())[...], data)  # zarr-python's own pipeline reads it
 
 
 def test_a_read_decodes_its_chunks_in_one_batch(batches):
