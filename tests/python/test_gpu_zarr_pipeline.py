@@ -20,7 +20,7 @@ from _zarrgpu_gpu import requires_gpu
 cupy = pytest.importorskip("cupy")
 zarr = pytest.importorskip("zarr")
 
-from test_zarr_pipeline import CASES, PIPELINE, create, sample, ts_read  # noqa: E402
+from test_zarr_pipeline import CASES, PIPELINE, V2_CHAINS, create, sample, ts_read  # noqa: E402
 
 from zarrgpu.zarr import _device_decode  # noqa: E402
 
@@ -64,7 +64,8 @@ def test_cpu_and_tensorstore_read_what_the_gpu_writes(tmp_path, zarr_format, nam
         a = create(zarr.storage.LocalStore(path), zarr_format, name)
         a[...] = cupy.asarray(data)
     np.testing.assert_array_equal(zarr.open_array(zarr.storage.LocalStore(path))[...], data)
-    np.testing.assert_array_equal(ts_read(path, zarr_format), data)
+    if "filters" not in V2_CHAINS.get(name, {}) or zarr_format == 3:  # TensorStore: no v2 filters
+        np.testing.assert_array_equal(ts_read(path, zarr_format), data)
 
 
 @pytest.mark.parametrize("checksum", [False, True])
