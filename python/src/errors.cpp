@@ -3,25 +3,14 @@
 #include <exception>
 #include <new>
 
+#include "core/error_kind_name.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace nb = nanobind;
 
 namespace zarrgpu::python {
 
-const char* kind_name(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::invalid_argument: return "invalid_argument";
-    case ErrorKind::not_found: return "not_found";
-    case ErrorKind::invalid_metadata: return "invalid_metadata";
-    case ErrorKind::unsupported: return "unsupported";
-    case ErrorKind::corrupt_data: return "corrupt_data";
-    case ErrorKind::io: return "io";
-    case ErrorKind::device: return "device";
-    case ErrorKind::internal: return "internal";
-  }
-  return "internal";
-}
+const char* kind_name(ErrorKind kind) { return error_kind_name(kind).data(); }
 
 namespace {
 

@@ -14,5 +14,6 @@ int run_convert(const std::vector<std::string>& args);
 int run_generate(const std::vector<std::string>& args);
 int run_append(const std::vector<std::string>& args);
 int run_consolidate(const std::vector<std::string>& args);
+int run_serve(const std::vector<std::string>& args);
 
 }  // namespace zarrgpu::cli

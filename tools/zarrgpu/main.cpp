@@ -27,6 +27,8 @@ const char* kHelp =
     "                                                rechunk, recompress, shard, change format\n"
     "  append SRC DST --dim NAME                     grow DST's arrays along NAME by SRC's\n"
     "  consolidate STORE[/PATH]                      (re)write a group's consolidated metadata\n"
+    "  serve [--socket PATH] [--budget BYTES] [--device cpu|cuda:N]\n"
+    "                                                share cached arrays with other processes\n"
     "  generate era5 DST [--time 8] [--channels 4] [--lat 181] [--lon 360] [--variant zstd|sharded|raw]\n"
     "                                                an ERA5-like sample dataset\n"
     "\n"
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
   if (cmd == "generate") return run_guarded(cmd, [&] { return run_generate(rest); });
   if (cmd == "append") return run_guarded(cmd, [&] { return run_append(rest); });
   if (cmd == "consolidate") return run_guarded(cmd, [&] { return run_consolidate(rest); });
+  if (cmd == "serve") return run_guarded(cmd, [&] { return run_serve(rest); });
   std::cerr << "zarrgpu: unknown command '" << cmd << "'\n(see 'zarrgpu --help')\n";
   return kExitUsage;
 }

@@ -23,6 +23,7 @@ descriptors raise :class:`zarrgpu.InvalidArgumentError`,
 
 from __future__ import annotations
 
+from ._client import CacheClient, Lease, ServiceError
 from ._shared import DESCRIPTOR_VERSION, SharedArray, empty, export, open, validate
 
-__all__ = ["DESCRIPTOR_VERSION", "SharedArray", "empty", "export", "open", "validate"]
+__all__ = ["DESCRIPTOR_VERSION", "CacheClient", "Lease", "ServiceError", "SharedArray", "empty", "export", "open", "validate"]

@@ -17,7 +17,12 @@ def _dtype_name(dtype: Any) -> str:
     """The project's data type name ("float32") of a NumPy dtype or name."""
     if isinstance(dtype, str) and dtype == "bfloat16":
         return dtype
-    d = np.dtype(dtype)
+    try:
+        d = np.dtype(dtype)
+    except TypeError:
+        if isinstance(dtype, str):
+            return dtype  # not NumPy's: whoever reads it refuses it by name
+        raise
     if d.name == "bfloat16":
         return "bfloat16"
     return {"b": "bool"}.get(d.kind, d.name)
