@@ -23,6 +23,19 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The Node.js IPC client's toolchain (bindings/node, tests/python/test_ipc_node.py):
+# Debian's nodejs, node-gyp and Node's headers, unless a Node.js with its headers
+# and a node-gyp (its own, or npm's bundled one) is installed already.
+if ! { command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] &&
+       { command -v node-gyp >/dev/null || [ -f /usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js ]; }; }; then
+  echo "setup: installing Node.js, node-gyp and Node's headers"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends nodejs node-gyp libnode-dev >/dev/null
+fi
+
 venv="$root/.venv"
 stamp="$venv/.requirements.sha256"
 want=$(cat requirements-dev.txt 2>/dev/null | sha256sum | cut -d' ' -f1)
