@@ -95,3 +95,40 @@ def test_forged_handle_is_not_found():
              handle={"kind": "cuda_ipc", "value": "5a" * 64})
     with pytest.raises(zarrgpu.NotFoundError):
         ipc.open(d)
+
+
+def test_the_cache_service_lends_device_memory(zarrgpu_bin, tmp_path):
+    """`zarrgpu serve --device cuda:0`: reads through the device pipeline into VMM
+    allocations lent as POSIX fds, read-only, values as the store's."""
+    import signal
+
+    from _ipc_service import Service
+
+    _, data = make_store(tmp_path / "s.zarr")
+    svc = Service(zarrgpu_bin, tmp_path / "svc", "64MiB")
+    svc.args[svc.args.index("--device") + 1] = "cuda:0"
+    svc.start()
+    try:
+        with ipc.CacheClient(svc.socket_path) as c:
+            assert c.memory == "device"
+            lease = c.read(tmp_path / "s.zarr", "", "2:20,::2")
+            d = json.loads(lease.array.descriptor)
+            assert d["handle"] == {"kind": "fd"} and d["memory"] == "device" and d["read_only"]
+            assert (lease.array.get() == data[2:20, ::2]).all()
+            assert c.read(tmp_path / "s.zarr", "", "2:20,::2").hit
+            try:
+                import torch
+
+                if torch.cuda.is_available():
+                    assert (torch.from_dlpack(lease).cpu().numpy() == data[2:20, ::2]).all()
+            except ImportError:
+                pass
+            with pytest.raises(zarrgpu.InvalidArgumentError, match="read-only"):
+                lease.array.set(np.zeros((18, 15), np.float32))
+            w = c.create("dev", (4, 4), "float32")
+            w.array.set(np.eye(4, dtype=np.float32))
+            c.publish("dev")
+            with ipc.CacheClient(svc.socket_path) as other:
+                assert (other.open("dev").array.get() == np.eye(4)).all()
+    finally:
+        svc.kill(signal.SIGTERM)

@@ -170,3 +170,26 @@ def test_node_reads_through_the_cache_and_gets_clear_errors(addon, zarrgpu_bin, 
         assert got["missing"] == "not_found" and got["version"] == "unsupported" and got["write"] == "invalid_argument"
     finally:
         svc.kill(signal.SIGTERM)
+
+
+def test_python_device_array_to_node(addon, tmp_path):
+    """On a GPU: a zarrgpu read's output (legacy CUDA IPC handle) opens in Node.js,
+    its pointer is a device pointer and toTypedArray() copies the values."""
+    import zarrgpu
+
+    if not zarrgpu.cuda_available():
+        pytest.skip("no CUDA GPU")
+    from _zarrgpu_gpu import make_store
+
+    _, data = make_store(tmp_path / "s.zarr")
+    dev = zarrgpu.open(str(tmp_path / "s.zarr")).read(device="cuda")
+    desc, fd = ipc.export(dev)
+    assert fd is None
+    r = run_node(addon, """
+        const v = z.open(args[0]);
+        console.log(JSON.stringify({device: v.device, shape: v.shape, values: Array.from(v.toTypedArray())}));
+    """, desc)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["device"] == "cuda:0" and got["shape"] == list(data.shape)
+    assert got["values"] == data.ravel().tolist()

@@ -280,18 +280,29 @@ from zarrgpu import ipc
 path, store, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rng = random.Random(seed)
 want = np.arange({rows} * {cols}, dtype=np.float32).reshape({rows}, {cols})
-c = ipc.CacheClient(path)
+try:
+    c = ipc.CacheClient(path)
+except ipc.ServiceError:
+    print("SERVICE GONE", flush=True)
+    os._exit(5)
 held = []
 while True:
     start = rng.randrange(0, {rows} - 1)
     stop = rng.randrange(start + 1, {rows} + 1)
     try:
         lease = c.read(store, "x", f"{{start}}:{{stop}}")
+    except ipc.ServiceError:
+        print("SERVICE GONE", flush=True)
+        os._exit(5)
     except Exception as e:  # a full budget is an answer, not a failure
         if type(e).__name__ != "DeviceError":
             raise
         if held:
-            held.pop(0)[0].release()
+            try:
+                held.pop(0)[0].release()
+            except ipc.ServiceError:
+                print("SERVICE GONE", flush=True)
+                os._exit(5)
         continue
     v = np.asarray(lease)
     if not (v == want[start:stop]).all():
@@ -299,7 +310,11 @@ while True:
         os._exit(3)
     held.append((lease, start, stop))
     if rng.random() < 0.3:
-        held.pop(rng.randrange(len(held)))[0].release()
+        try:
+            held.pop(rng.randrange(len(held)))[0].release()
+        except ipc.ServiceError:
+            print("SERVICE GONE", flush=True)
+            os._exit(5)
     for h, a, b in held:  # memory under a lease never changes
         if not (np.asarray(h) == want[a:b]).all():
             print("LEASED MEMORY CHANGED", flush=True)
@@ -359,3 +374,26 @@ def test_service_killed_and_restarted_is_a_clear_error(zarrgpu_bin, tmp_path, st
         assert (np.asarray(again.read(path, "x", "0:4")) == data[0:4]).all()
     svc.kill(signal.SIGTERM)
     assert not os.path.exists(svc.socket_path)  # a clean stop removes its socket
+
+
+def test_service_killed_at_random_points_under_load(zarrgpu_bin, tmp_path, store):
+    """Clients in the middle of requests see a ServiceError, never wrong values or a
+    hang; they keep reading what they had mapped; a restarted service serves again."""
+    path, data = store
+    code = CLIENT.format(rows=ROWS, cols=COLS)
+    rng = random.Random(3801)
+    for round_ in range(3):
+        svc = Service(zarrgpu_bin, tmp_path / f"kill{round_}", "20000").start()
+        clients = [subprocess.Popen([sys.executable, "-c", code, svc.socket_path, str(path), str(rng.randrange(1 << 30))],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+        time.sleep(rng.uniform(0.5, 2.0))
+        svc.kill(rng.choice([signal.SIGKILL, signal.SIGTERM]))
+        for p in clients:
+            out, err = p.communicate(timeout=60)
+            assert "WRONG" not in out and "CHANGED" not in out, (out, err)
+            assert p.returncode == 5 and "SERVICE GONE" in out, (p.returncode, out, err)
+        svc.start()
+        with ipc.CacheClient(svc.socket_path) as c:
+            assert (np.asarray(c.read(path, "x", "0:3")) == data[0:3]).all()
+            assert c.stats()["leases"] == 1
+        svc.kill(signal.SIGTERM)
