@@ -8,6 +8,7 @@
 #   zstd    bench/gpu/zstd.sh: the GPU Zstd decoder benchmark
 #   xarray  bench/gpu/xarray.sh: open_dataset().load() to the GPU vs zarr-python's GPU mode
 #   zarr_python  bench/gpu/zarr_python.sh: zarr-python into GPU buffers, issue 37's five rows
+#   ipc     the IPC tests (issue 38) and bench/ipc/bench_ipc.py (time to first tensor, requests/s)
 #   bench/gpu/run.sh test read cpu
 # Results stay as files in $OUT (or bench/results); logs go into one logs.tgz,
 # since the device tool returns at most 8 files.
@@ -44,6 +45,16 @@ for s in "${stages[@]}"; do
     zstd)   echo "== zstd ($(elapsed))"; bash bench/gpu/zstd.sh ;;
     xarray) echo "== xarray ($(elapsed))"; bash bench/gpu/xarray.sh ;;
     zarr_python) echo "== zarr-python ($(elapsed))"; bash bench/gpu/zarr_python.sh ;;
+    ipc)    echo "== ipc ($(elapsed))"  # issue 38: IPC tests on the GPU, then bench/ipc/bench_ipc.py
+            ctest --test-dir build -R Ipc --output-on-failure > "$out/ipc_ctest.log" 2>&1
+            echo "ctest exit $?"; grep -E "tests passed|tests failed|\(Failed\)|Skipped" "$out/ipc_ctest.log" | head -20
+            source bench/gpu/python_pkg.sh
+            ZARRGPU_BIN=$root/build/tools/zarrgpu/zarrgpu timeout 500 python3 -m pytest -q -p no:cacheprovider -rs \
+              tests/python/test_ipc_descriptor.py tests/python/test_ipc_gpu.py tests/python/test_ipc_service.py \
+              tests/python/test_ipc_node.py > "$out/ipc_pytest.log" 2>&1
+            echo "pytest exit $?"; grep -E "passed|failed|FAILED|SKIPPED" "$out/ipc_pytest.log" | tail -20
+            python3 bench/ipc/bench_ipc.py --zarrgpu build/tools/zarrgpu/zarrgpu --out "$out" \
+              ${ZARRGPU_IPC_SIZES:+--sizes $ZARRGPU_IPC_SIZES} ;;
     *)      echo "unknown stage $s" ;;
   esac
 done

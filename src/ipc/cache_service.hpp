@@ -28,7 +28,8 @@ namespace zarrgpu::ipc {
 struct ServiceOptions {
   std::string socket_path;          // "" = default_socket_path()
   std::uint64_t budget = 1ull << 30;  // bytes of shared memory the cache may hold
-  Device device = Device::cpu();    // where reads land: host memfd, or device memory (VMM fds)
+  Device device = Device::cpu();    // where reads land by default: host memfd, or device memory (VMM fds)
+  std::vector<Device> more_devices;  // further GPUs a request may name ("device": "cuda:1")
   std::vector<uid_t> allow_uids;    // peers admitted besides this user
   std::string store_root;           // "": any store this user can read; else stores beneath it only
 };

@@ -77,15 +77,26 @@ json lease_answer(const Lease& l, bool writer, std::vector<FileDescriptor>& fds)
 
 json CacheService::answer(const json& r, std::uint64_t connection, std::vector<FileDescriptor>& fds) {
   const std::string op = text(r, "op", 32);
-  const bool on_device = options_.device.kind == Device::Kind::cuda;
+  // The memory a request's entry lives in: the service's device, or another it serves.
+  Device device = options_.device;
+  if (r.contains("device")) {
+    const Device asked = Device::parse(text(r, "device", 16));
+    bool served = asked == options_.device;
+    for (const Device& d : options_.more_devices) served = served || asked == d;
+    if (!served) bad("device " + asked.to_string() + " is not one this service serves (see zarrgpu serve --device)");
+    device = asked;
+  }
+  const bool on_device = device.kind == Device::Kind::cuda;
   auto allocate = [&](std::uint64_t bytes) {
-    return on_device ? SharedMemory::create_device(bytes, options_.device, /*vmm=*/true)
+    return on_device ? SharedMemory::create_device(bytes, device, /*vmm=*/true)
                      : SharedMemory::create_host(bytes, "zarrgpu-cache");
   };
 
   if (op == "hello") {
+    json devices = json::array({options_.device.to_string()});
+    for (const Device& d : options_.more_devices) devices.push_back(d.to_string());
     return {{"ok", true}, {"service", "zarrgpu"}, {"protocol", kProtocolVersion}, {"instance", instance_},
-            {"memory", on_device ? "device" : "host"}, {"device", options_.device.to_string()},
+            {"memory", on_device ? "device" : "host"}, {"device", options_.device.to_string()}, {"devices", devices},
             {"budget", options_.budget}, {"pid", static_cast<long>(getpid())}};
   }
   if (op == "read") {
@@ -112,13 +123,15 @@ json CacheService::answer(const json& r, std::uint64_t connection, std::vector<F
     const auto shape_vec = array.shape();
     const auto shape = Selection::result_shape(selection.resolve(shape_vec));
     const std::uint64_t bytes = byte_count(shape, array.dtype());
-    const std::string key = "read\n" + store_url + "\n" + path + "\n" + selection.to_string();
+    const std::string key = "read\n" + device.to_string() + "\n" + store_url + "\n" + path + "\n" + selection.to_string();
     Lease l = cache_.lease_or_make(key, bytes, connection, [&] {
       CacheEntry e;
       e.memory = allocate(bytes);
-      if (on_device) array.read(selection, e.memory.data(), bytes, options_.device);
+      if (on_device) array.read(selection, e.memory.data(), bytes, device);
       else array.read(selection, std::span<std::byte>(static_cast<std::byte*>(e.memory.data()), bytes));
-      e.descriptor = e.memory.describe(array.dtype(), shape);
+      // A device read returns with its work queued on the legacy default stream
+      // (ReadOptions::cuda_stream null): importers wait on an event recorded after it.
+      e.descriptor = e.memory.describe(array.dtype(), shape, 0, {}, /*record_event=*/on_device, nullptr);
       return e;
     });
     return lease_answer(l, false, fds);

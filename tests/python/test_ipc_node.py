@@ -52,6 +52,11 @@ def addon(zarrgpu_bin) -> Path:
     if not (build / "src" / "libzarrgpu.a").exists():
         _unavailable(f"no static libzarrgpu.a in {build}/src to link the addon with")
     env = dict(os.environ, ZARRGPU_BUILD=str(build))
+    cache = build / "CMakeCache.txt"
+    cudart = [line.split("=", 1)[1] for line in (cache.read_text().splitlines() if cache.exists() else [])
+              if line.startswith("CUDA_cudart_static_LIBRARY:")]
+    if cudart and cudart[0].endswith(".a") and "ZARRGPU_NODE_LIBS" not in env:
+        env["ZARRGPU_NODE_LIBS"] = f"{cudart[0]} -lrt"  # a CUDA build's library links the runtime statically
     r = subprocess.run([*gyp, "rebuild", "--nodedir=/usr", "--loglevel=error"], cwd=ADDON_DIR, env=env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -113,7 +113,7 @@ def test_peers_of_other_users_are_refused_unless_allowed(zarrgpu_bin, tmp_path, 
 def test_read_matches_zarr_python_and_hits_the_second_time(service, store):
     path, data = store
     with ipc.CacheClient(service.socket_path) as c:
-        assert c.memory == "host" and c.device == "cpu"
+        assert c.memory == "host" and c.device == "cpu" and c.devices == ["cpu"]
         first = c.read(path, "x", (slice(5, 25), slice(None, None, 3)))
         assert not first.hit
         assert (np.asarray(first) == data[5:25, ::3]).all()
@@ -203,6 +203,8 @@ def test_errors_reach_their_client_only(service, store, tmp_path):
             bad.read(path, "x", "0:10,99")
         with pytest.raises(zarrgpu.UnsupportedError, match="numeric"):
             bad.read(path, "s")
+        with pytest.raises(zarrgpu.InvalidArgumentError, match="not one this service serves"):
+            bad.read(path, "x", "0:2", device="cuda:1")
         with pytest.raises(zarrgpu.InvalidArgumentError, match="name"):
             bad.create("../etc", (1,), "int8")
         with pytest.raises(zarrgpu.InvalidArgumentError, match="numeric"):

@@ -14,8 +14,8 @@ namespace {
 
 const std::vector<OptionSpec> kOptions = {
     {"socket", true, "PATH", "the socket (default $XDG_RUNTIME_DIR/zarrgpu/cache.sock); its directory must be this user's, mode 700"},
-    {"budget", true, "BYTES", "shared memory the cache may hold, e.g. 8GiB (default 1GiB)"},
-    {"device", true, "DEV", "cpu: host memory (memfd); cuda or cuda:N: GPU memory (default: cuda:0 when a GPU is present)"},
+    {"budget", true, "BYTES", "shared memory the cache may hold, all devices together, e.g. 8GiB (default 1GiB)"},
+    {"device", true, "DEV[,DEV]", "cpu: host memory (memfd); cuda:N: GPU memory (default: cuda:0 when a GPU is present); several GPUs: cuda:0,cuda:1 (requests name one; the first is the default)"},
     {"allow-uid", true, "UID[,UID]", "users besides this one that may connect"},
     {"store-root", true, "DIR", "serve stores beneath DIR only (for allowed users)"},
     {"help", false, "", "show this help"},
@@ -53,9 +53,16 @@ int run_serve(const std::vector<std::string>& argv) {
     if (!n) throw UsageError("--budget: not a byte size: " + *b);
     o.budget = *n;
   }
-  const std::string device = args.value_or("device", cuda_available() ? "cuda:0" : "cpu");
-  o.device = Device::parse(device);
-  if (o.device.kind == Device::Kind::cuda) require_cuda_device(o.device);
+  const std::string devices = args.value_or("device", cuda_available() ? "cuda:0" : "cpu");
+  for (std::size_t start = 0; start <= devices.size();) {
+    const std::size_t end = std::min(devices.find(',', start), devices.size());
+    const Device d = Device::parse(devices.substr(start, end - start));
+    if (d.kind == Device::Kind::cuda) require_cuda_device(d);
+    if (start == 0) o.device = d;
+    else if (d.kind == Device::Kind::cpu || o.device.kind == Device::Kind::cpu) throw UsageError("--device: several devices must all be GPUs");
+    else o.more_devices.push_back(d);
+    start = end + 1;
+  }
   if (auto uids = args.value("allow-uid")) {
     std::size_t start = 0;
     while (start <= uids->size()) {

@@ -125,13 +125,18 @@ class CacheClient:
         self.instance: str = hello["instance"]
         self.memory: str = hello["memory"]
         self.device: str = hello["device"]
+        self.devices: list[str] = hello.get("devices", [self.device])
         self.budget: int = hello["budget"]
         self.service_pid: int = hello["pid"]
 
     # -- requests ----------------------------------------------------------
-    def read(self, store: str | os.PathLike, array: str = "", selection: Any = None) -> Lease:
-        """Leases (store, array, selection), read through zarrgpu on a miss."""
-        return self._lease({"op": "read", "store": os.fspath(store), "array": array, "selection": _selection_text(selection)})
+    def read(self, store: str | os.PathLike, array: str = "", selection: Any = None, device: str | None = None) -> Lease:
+        """Leases (store, array, selection), read through zarrgpu on a miss;
+        ``device``: one of the service's GPUs (``self.devices``), else its first."""
+        request = {"op": "read", "store": os.fspath(store), "array": array, "selection": _selection_text(selection)}
+        if device is not None:
+            request["device"] = device
+        return self._lease(request)
 
     def create(self, name: str, shape: tuple[int, ...] | list[int], dtype: str = "float32") -> Lease:
         """A new named array, zero-filled, writable through this lease until published."""
