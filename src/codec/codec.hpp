@@ -4,8 +4,9 @@
 // A chain is built once per array (and once per shard level), validated up
 // front so that a bad configuration is reported at open time with the codec's
 // name. Decoding writes into caller-owned memory so the engine can place
-// chunks without a copy, and the GPU path can take a codec from the chain and
-// run its own implementation instead.
+// chunks without a copy. A codec may also offer a device form (decoding on
+// the GPU, device_decoder.hpp); the device read path asks the codec for it,
+// and decodes the codecs that have none on CPU threads.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "codec/device_decoder.hpp"
 #include "zarrgpu/buffer.hpp"
 #include "zarrgpu/error.hpp"
 #include "metadata/metadata.hpp"
@@ -50,6 +52,17 @@ class ArrayToArrayCodec : public Codec {
                       const ChunkRepresentation& decoded) const = 0;
   virtual void encode(std::span<const std::byte> in, std::span<std::byte> out,
                       const ChunkRepresentation& decoded) const = 0;
+
+  // Device forms (device_decoder.hpp). When decoding only reorders axes
+  // (transpose): the strides of the decoded axes, in elements of the encoded
+  // array whose axes have strides `encoded`, so the device reads the encoded
+  // array through them and moves nothing. nullopt for codecs that move data.
+  virtual std::optional<std::vector<std::int64_t>> decoded_strides(std::span<const std::int64_t> /*encoded*/) const {
+    return std::nullopt;
+  }
+  // The in-place batched device decode of chunks of `decoded`, or nullptr
+  // (this configuration decodes on CPU threads).
+  virtual const DeviceArrayStep* device_step(const ChunkRepresentation& /*decoded*/) const { return nullptr; }
 };
 
 class ArrayToBytesCodec : public Codec {
@@ -74,6 +87,10 @@ class ArrayToBytesCodec : public Codec {
   // True when decoding is a plain copy of `in` (native byte order), so a chain
   // may let its innermost bytes-to-bytes codec decode straight into the output.
   virtual bool decode_is_copy(const ChunkRepresentation& /*decoded*/) const noexcept { return false; }
+  // Device form: when decoding is a copy that byte-swaps each component
+  // (`bytes`), the swapped unit in bytes (0: a plain copy), which the device
+  // folds into placement; nullopt when the codec decodes on CPU threads only.
+  virtual std::optional<unsigned> device_swap(const ChunkRepresentation& /*decoded*/) const { return std::nullopt; }
 };
 
 class BytesToBytesCodec : public Codec {
@@ -104,6 +121,11 @@ class BytesToBytesCodec : public Codec {
   // else the compressor's worst-case expansion (with room for any header), so
   // the chain can bound what the codec before this one decodes to. Saturates.
   virtual std::size_t max_encoded_size(std::size_t decoded_size) const;
+
+  // Device forms (device_decoder.hpp), nullptr when the codec decodes on CPU
+  // threads only: a compressor's batched decoder, or a size-keeping step.
+  virtual const BatchedDeviceDecoder* device_decoder() const { return nullptr; }
+  virtual const DeviceBytesStep* device_step() const { return nullptr; }
 };
 
 // a + b, or SIZE_MAX when that overflows: size bounds saturate.

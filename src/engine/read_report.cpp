@@ -52,9 +52,9 @@ ReadReport device_read_report(const DeviceReadStats& s, const ArrayState& state,
   const std::uint64_t decoded = s.chunks - s.missing_chunks;
   const auto dc = device_read::classify_chain(chain, true);
   using Mode = device_read::DeviceChain::Mode;
-  // Chunks whose bytes-to-bytes codecs ran on the GPU: in a chain whose zstd
+  // Chunks whose bytes-to-bytes codecs ran on the GPU: in a chain whose compressor
   // may run there, those of the batches that took the GPU decoder.
-  const std::uint64_t b2b_gpu = dc.mode != Mode::gpu ? 0 : dc.zstd ? s.zstd_gpu_chunks : decoded;
+  const std::uint64_t b2b_gpu = dc.mode != Mode::gpu ? 0 : dc.decoder ? s.zstd_gpu_chunks : decoded;
   const std::uint64_t rest_gpu = dc.mode == Mode::cpu ? 0 : decoded;
   if (state.sharding) r.codecs.push_back({std::string(state.sharding->name()), decoded, 0});
   for (const auto& c : chain.array_to_array()) r.codecs.push_back({std::string(c->name()), decoded - rest_gpu, rest_gpu});

@@ -3,9 +3,9 @@
 # declarations-only runtime header here: CI has no CUDA SDK, and this
 # catches the compile errors that would otherwise first show on the GPU
 # machine. Checked: the GPU Zstd decoder (dispatch, agents, kernels) for host
-# and device; every host source of src/gpu and src/engine/device_read, and
-# the GPU tests and benchmarks that only build with CUDA, and
-# src/ipc's CUDA sources (the driver API through a stand-in cuda.h here).
+# and device; every host source of src/gpu and src/engine/device_read, the
+# codecs' device forms, the GPU tests and benchmarks that only build with
+# CUDA, and src/ipc's CUDA sources (the driver API through a stand-in cuda.h here).
 # Not checked: src/gpu/*.cu (they use CUB, which is not here).
 # Skips (exit 0) without clang.
 set -euo pipefail
@@ -29,6 +29,13 @@ for f in "$root"/src/gpu/*.cpp "$root"/src/engine/device_read/*.cpp "$root"/src/
          "$root"/tests/codec/bytes_to_bytes/zstd_gpu/gpu_decoder_test.cpp "$root"/bench/zstd_gpu/zstd_gpu_bench.cpp; do
   "$CXX" -std=c++20 -fsyntax-only "${inc[@]}" -I"$root/tests" -I"$root/tests/codec/bytes_to_bytes/zstd_decoder" -I"$root/bench/zstd_gpu" \
     -DZARRGPU_CORPUS_DIR='"."' -DZARRGPU_SOURCE_DIR='"."' "$f" || status=1
+  n=$((n + 1))
+done
+# The codecs' device forms, as the CUDA build compiles them.
+for f in "$root"/src/codec/bytes_to_bytes/zstd/zstd_device_decoder.cpp \
+         "$root"/src/codec/bytes_to_bytes/numcodecs/shuffle_device_step.cpp \
+         "$root"/src/codec/array_to_array/numcodecs/delta_device_step.cpp; do
+  "$CXX" -std=c++20 -fsyntax-only -DZARRGPU_HAVE_CUDA=1 "${inc[@]}" "$f" || status=1
   n=$((n + 1))
 done
 [ $status -eq 0 ] && echo "cuda syntax check: $n files parse (GPU Zstd decoder for host and device, CUDA host code, GPU tests)"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codec/bytes_to_bytes/zstd/zstd_device_decoder.hpp"
 #include "engine/device_read/batch.hpp"
 #include "gpu/place_box.hpp"
 
@@ -22,7 +23,7 @@ ReadItem item(std::string key, std::uint64_t offset, std::uint64_t length, bool 
 DeviceChain chain(Mode mode, bool zstd, std::size_t decoded) {
   DeviceChain c;
   c.mode = mode;
-  c.zstd = zstd;
+  c.decoder = zstd ? &codec::zstd_device_decoder() : nullptr;
   c.decoded_bytes = decoded;
   return c;
 }
@@ -39,7 +40,7 @@ void expect_disjoint(const BatchLayout& L, const std::vector<ReadItem>& items, c
       continue;
     }
     if (p.cpu_out != ItemPlacement::none) pinned.push_back({p.cpu_out, p.cpu_out + c.decoded_bytes});
-    if (p.zstd_out != ItemPlacement::none) device.push_back({p.zstd_out, p.zstd_out + c.decoded_bytes});
+    if (p.decoder_out != ItemPlacement::none) device.push_back({p.decoder_out, p.decoder_out + c.decoded_bytes});
     EXPECT_NE(p.decoded, ItemPlacement::none);
   }
   for (const auto& g : L.groups) {
@@ -58,11 +59,11 @@ TEST(Batch, GpuItemsCopyTheirStoredBytesAndDecodeIntoScratch) {
   const auto c = chain(Mode::gpu, true, 4096);
   std::vector<ReadItem> items{item("c/0", 0, 1000), item("c/1", 0, 0, true), item("c/2", 0, 3000)};
   const BatchLayout L = lay_out(items, c, /*gds=*/false);
-  EXPECT_EQ(L.zstd_items, 2u);
+  EXPECT_EQ(L.decoder_items, 2u);
   EXPECT_EQ(L.groups.size(), 2u);
   EXPECT_EQ(L.items[0].device_in, L.items[0].pinned_in);  // the copy mirrors the pinned prefix
   EXPECT_LE(L.items[2].pinned_in + 3000, L.copy_bytes);
-  EXPECT_GE(L.items[0].zstd_out, L.scratch_offset);
+  EXPECT_GE(L.items[0].decoder_out, L.scratch_offset);
   EXPECT_EQ(L.bytes_read, 4000u);
   for (const auto& p : L.items) if (p.decoded != ItemPlacement::none) EXPECT_EQ(p.decoded % kAlign, 0u);
   expect_disjoint(L, items, c);
@@ -119,7 +120,7 @@ TEST(Batch, DescriptorRegionHoldsEveryAlignedArray) {
     std::vector<ReadItem> items(n, item("k", 0, 10));
     const BatchLayout L = lay_out(items, c, false);
     std::uint64_t need = 0;
-    for (std::uint64_t bytes : {n * sizeof(gpu::PlaceBox), n * 8, n * 8, n * 8, n * 8, n * kShuffleItemBytes, n * kDeltaItemBytes})
+    for (std::uint64_t bytes : {n * sizeof(gpu::PlaceBox), n * 8, n * 8, n * 8, n * 8, n * sizeof(codec::DeviceBytesItem), n * sizeof(codec::DeviceArrayItem)})
       need += (bytes + 15) / 16 * 16;
     EXPECT_GE(L.descriptors, need) << n;
   }

@@ -8,9 +8,9 @@ namespace {
 
 using Mode = DeviceChain::Mode;
 
-DeviceChain classify(std::vector<CodecSpec> specs, std::vector<std::uint64_t> shape, DataType t, bool gpu_zstd = true) {
+DeviceChain classify(std::vector<CodecSpec> specs, std::vector<std::uint64_t> shape, DataType t, bool device_decoders = true) {
   const auto chain = codec::CodecChain::build(specs, codec::ChunkRepresentation{shape, t, {}});
-  return classify_chain(chain, gpu_zstd);
+  return classify_chain(chain, device_decoders);
 }
 
 CodecSpec bytes(const char* endian = "little") { return {"bytes", {{"endian", endian}}}; }
@@ -19,19 +19,19 @@ CodecSpec zstd() { return {"zstd", {{"level", 3}, {"checksum", false}}}; }
 TEST(DeviceChain, RawAndZstdDecodeOnTheGpu) {
   auto raw = classify({bytes()}, {4, 8}, DataType::float32);
   EXPECT_EQ(raw.mode, Mode::gpu);
-  EXPECT_FALSE(raw.zstd);
+  EXPECT_EQ(raw.decoder, nullptr);
   EXPECT_EQ(raw.swap, 0u);
   EXPECT_EQ(raw.decoded_bytes, 4u * 8 * 4);
   EXPECT_EQ(raw.src_strides, (std::vector<std::int64_t>{8, 1}));
 
   auto z = classify({bytes(), zstd()}, {4, 8}, DataType::float32);
   EXPECT_EQ(z.mode, Mode::gpu);
-  EXPECT_TRUE(z.zstd);
+  EXPECT_NE(z.decoder, nullptr);
   EXPECT_EQ(z.gpu_codecs, "zstd");
 }
 
 TEST(DeviceChain, WithoutTheGpuDecoderZstdRunsOnCpuThreads) {
-  auto z = classify({bytes("big"), zstd()}, {10}, DataType::int32, /*gpu_zstd=*/false);
+  auto z = classify({bytes("big"), zstd()}, {10}, DataType::int32, /*device_decoders=*/false);
   EXPECT_EQ(z.mode, Mode::cpu_bytes);
   EXPECT_EQ(z.swap, 4u);  // the GPU still swaps while placing
 }
@@ -65,16 +65,36 @@ TEST(DeviceChain, TransposeBecomesPermutedStrides) {
 TEST(DeviceChain, IntegerDeltaOnTheGpuFloatDeltaOnCpu) {
   auto d = classify({{"numcodecs.delta", {{"dtype", "<i4"}}}, bytes(), zstd()}, {100}, DataType::int32);
   EXPECT_EQ(d.mode, Mode::gpu);
-  EXPECT_TRUE(d.delta);
+  EXPECT_NE(d.array_step, nullptr);
   auto f = classify({{"numcodecs.delta", {{"dtype", "<f8"}}}, bytes(), zstd()}, {100}, DataType::float64);
   EXPECT_EQ(f.mode, Mode::cpu);  // a float cumsum depends on the order of additions
-  EXPECT_FALSE(f.delta);
+  EXPECT_EQ(f.array_step, nullptr);
 }
 
 TEST(DeviceChain, ShuffleAfterZstdOnTheGpu) {
   auto s = classify({bytes(), {"numcodecs.shuffle", {{"elementsize", 4}}}, zstd()}, {64}, DataType::float32);
   EXPECT_EQ(s.mode, Mode::gpu);
-  EXPECT_EQ(s.shuffle_elementsize, 4u);
+  EXPECT_NE(s.bytes_step, nullptr);
+  EXPECT_EQ(s.gpu_codecs, "zstd, numcodecs.shuffle");
+}
+
+TEST(DeviceChain, ShuffleTheGpuCannotDecodeRunsOnCpuThreads) {
+  // Element sizes past the kernel's are legal numcodecs and decode on CPU threads.
+  auto s = classify({bytes(), {"numcodecs.shuffle", {{"elementsize", 65}}}, zstd()}, {65}, DataType::uint8);
+  EXPECT_EQ(s.mode, Mode::cpu_bytes);
+  EXPECT_EQ(s.decoder, nullptr);
+}
+
+TEST(DeviceChain, TwoDeltasOrDeltaAndTransposeDecodeOnCpu) {
+  const CodecSpec delta{"numcodecs.delta", {{"dtype", "<i4"}}};
+  EXPECT_EQ(classify({delta, delta, bytes()}, {8}, DataType::int32).mode, Mode::cpu);
+  EXPECT_EQ(classify({{"transpose", {{"order", {1, 0}}}}, delta, bytes()}, {2, 4}, DataType::int32).mode, Mode::cpu);
+}
+
+TEST(DeviceChain, NumcodecsZstdNamesItselfInMessages) {
+  auto z = classify({bytes(), {"numcodecs.zstd", {{"level", 1}}}}, {16}, DataType::int16);
+  EXPECT_EQ(z.mode, Mode::gpu);
+  EXPECT_EQ(z.gpu_codecs, "numcodecs.zstd");
 }
 
 TEST(DeviceChain, NestedShardingDecodesOnCpu) {

@@ -26,7 +26,7 @@ Cost cost(const ReadItem* prev, const ReadItem& it, const DeviceChain& chain, bo
   if (chain.mode == Mode::gpu) {
     if (gds) c.device += align_up(it.length);
     else c.pinned += align_up(it.length);
-    if (chain.zstd) c.device += align_up(chain.decoded_bytes) * (chain.shuffle_elementsize ? 2 : 1) + 16;
+    if (chain.decoder) c.device += align_up(chain.decoded_bytes) * (chain.bytes_step ? 2 : 1) + 16;
   } else {
     c.pinned += align_up(chain.decoded_bytes);
     c.pinned += (prev && coalesces(*prev, it, chain)) ? it.offset + it.length - (prev->offset + prev->length)
@@ -38,7 +38,7 @@ Cost cost(const ReadItem* prev, const ReadItem& it, const DeviceChain& chain, bo
 }  // namespace
 
 std::uint64_t descriptor_bytes_per_item() {
-  return sizeof(gpu::PlaceBox) + 4 * sizeof(std::uint64_t) + kShuffleItemBytes + kDeltaItemBytes;
+  return sizeof(gpu::PlaceBox) + 4 * sizeof(std::uint64_t) + sizeof(codec::DeviceBytesItem) + sizeof(codec::DeviceArrayItem);
 }
 
 std::vector<ReadItem> take_batch(std::deque<ReadItem>& pending, const DeviceChain& chain, const BatchLimits& limits) {
@@ -120,27 +120,27 @@ BatchLayout lay_out(const std::vector<ReadItem>& items, const DeviceChain& chain
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (items[i].missing || !gpu_mode) continue;
     ItemPlacement& p = L.items[i];
-    if (chain.zstd) {
-      p.zstd_out = device;
+    if (chain.decoder) {
+      p.decoder_out = device;
       device += align_up(chain.decoded_bytes);
-      ++L.zstd_items;
-      if (chain.shuffle_elementsize) {
+      ++L.decoder_items;
+      if (chain.bytes_step) {
         p.decoded = device;
         device += align_up(chain.decoded_bytes);
-        ++L.shuffle_items;
+        ++L.bytes_step_items;
       } else {
-        p.decoded = p.zstd_out;
+        p.decoded = p.decoder_out;
       }
     } else {
       p.decoded = p.device_in;
     }
   }
   for (std::size_t i = 0; i < items.size(); ++i)
-    if (!items[i].missing && chain.delta) ++L.delta_items;
-  L.zstd_sizes = device;
-  device += align_up(L.zstd_items * sizeof(std::uint64_t));
-  L.zstd_statuses = device;
-  device += align_up(L.zstd_items * sizeof(std::uint32_t));
+    if (!items[i].missing && chain.array_step) ++L.array_step_items;
+  L.decoder_sizes = device;
+  device += align_up(L.decoder_items * sizeof(std::uint64_t));
+  L.decoder_statuses = device;
+  device += align_up(L.decoder_items * sizeof(std::uint32_t));
   L.device_bytes = device;
   for (const ReadGroup& g : L.groups) L.bytes_read += g.length;
   return L;

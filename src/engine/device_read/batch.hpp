@@ -3,7 +3,7 @@
 //
 // Pinned slot:   [descriptors | GPU items' stored bytes | CPU items' decoded bytes] [CPU items' stored bytes]
 //                 <------------------ copied to the device in one transfer ------>   (host only)
-// Device buffer: [copy of the pinned prefix | GDS reads | decode scratch (zstd out, shuffle out, zstd results)]
+// Device buffer: [copy of the pinned prefix | GDS reads | decode scratch (decoder out, bytes step out, decoder results)]
 #pragma once
 
 #include <cstddef>
@@ -22,10 +22,8 @@ inline constexpr std::size_t kMaxBatchItems = std::size_t{1} << 18;
 
 constexpr std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
-// sizeof(gpu::ShuffleItem), sizeof(gpu::DeltaItem) (CUDA headers; checked in pipeline.cpp).
-inline constexpr std::uint64_t kShuffleItemBytes = 24, kDeltaItemBytes = 16;
-
-// Descriptor bytes per item (a PlaceBox, zstd pointer/size arrays, shuffle and delta items).
+// Descriptor bytes per item (a PlaceBox, the decoder's pointer/size arrays,
+// a device bytes step's and array step's items).
 std::uint64_t descriptor_bytes_per_item();
 
 struct BatchLimits {
@@ -41,7 +39,7 @@ struct ItemPlacement {
   std::uint64_t pinned_in = none;   // stored bytes land here (posix reads)
   std::uint64_t device_in = none;   // stored bytes on the device (copied, or a GDS read)
   std::uint64_t cpu_out = none;     // CPU decode output in the pinned slot (= its device offset)
-  std::uint64_t zstd_out = none;    // zstd output in scratch
+  std::uint64_t decoder_out = none; // the batched decoder's output in scratch
   std::uint64_t decoded = none;     // what placement reads (device offset)
   std::size_t group = 0;            // read group (coalesced neighbours)
 };
@@ -61,9 +59,9 @@ struct BatchLayout {
   std::uint64_t pinned_bytes = 0;  // whole pinned use
   std::uint64_t gds_offset = 0;    // device offset of the GDS region
   std::uint64_t scratch_offset = 0;
-  std::uint64_t zstd_sizes = 0, zstd_statuses = 0;  // device offsets of the decoder's results
+  std::uint64_t decoder_sizes = 0, decoder_statuses = 0;  // device offsets of the decoder's results
   std::uint64_t device_bytes = 0;  // whole device use
-  std::size_t zstd_items = 0, shuffle_items = 0, delta_items = 0;
+  std::size_t decoder_items = 0, bytes_step_items = 0, array_step_items = 0;
   std::uint64_t bytes_read = 0;    // including coalescing gaps
 };
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "engine/chunk_batch.hpp"
-#include "engine/device_read/gpu_zstd.hpp"
+#include "codec/bytes_to_bytes/zstd/zstd_device_decoder.hpp"
 #include "gpu/cuda_buffer.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/stream.hpp"
@@ -45,8 +45,7 @@ void decode_zstd_on_device(int device, std::span<const void* const> in_ptrs, std
   if (in_sizes.size() != n || out_ptrs.size() != n || out_sizes.size() != n || (!keys.empty() && keys.size() != n))
     throw Error(ErrorKind::invalid_argument, "decode_zstd_on_device: the lists differ in length");
   if (n == 0) return;
-  if (!device_read::GpuZstd::available())
-    throw Error(ErrorKind::unsupported, "this build has no GPU zstd decoder", {"", "", "zstd", ""});
+  const codec::BatchedDeviceDecoder& decoder = codec::zstd_device_decoder();
   gpu::DeviceScope scope(device);
   const auto s = reinterpret_cast<cudaStream_t>(stream);
   const std::size_t max_decoded = *std::max_element(out_sizes.begin(), out_sizes.end());
@@ -69,16 +68,23 @@ void decode_zstd_on_device(int device, std::span<const void* const> in_ptrs, std
   ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(dev.data(), host.data(), results, cudaMemcpyHostToDevice, s));
   // The frames are in device memory already: their scratch needs are not measured on the
   // host, so the decoder lays out the worst case of the chunk size.
-  const device_read::GpuZstd::Needs needs{};
-  const std::size_t temp_bytes = device_read::GpuZstd::temp_bytes(n, max_decoded, kTempBudget, needs);
+  const codec::DeviceChunkNeeds needs{};
+  const std::size_t temp_bytes = decoder.temp_bytes(n, max_decoded, kTempBudget, needs);
   b.temp.reserve(std::max<std::size_t>(temp_bytes, 1));
   gpu::DeviceBuffer& temp = b.temp;
-  device_read::GpuZstd::decompress(dev.as<const void* const>(), reinterpret_cast<const std::size_t*>(dev.data() + table),
-                                   reinterpret_cast<void* const*>(dev.data() + 2 * table),
-                                   reinterpret_cast<const std::size_t*>(dev.data() + 3 * table),
-                                   reinterpret_cast<std::size_t*>(dev.data() + results),
-                                   reinterpret_cast<std::uint32_t*>(dev.data() + results + table), n, max_decoded,
-                                   kTempBudget, temp.data(), temp_bytes, needs, /*verify_checksum=*/true, s);
+  codec::DeviceBatch batch;
+  batch.in_ptrs = dev.as<const void* const>();
+  batch.in_sizes = reinterpret_cast<const std::size_t*>(dev.data() + table);
+  batch.out_ptrs = reinterpret_cast<void* const*>(dev.data() + 2 * table);
+  batch.out_capacities = reinterpret_cast<const std::size_t*>(dev.data() + 3 * table);
+  batch.out_sizes = reinterpret_cast<std::size_t*>(dev.data() + results);
+  batch.statuses = reinterpret_cast<std::uint32_t*>(dev.data() + results + table);
+  batch.chunks = n;
+  batch.max_decoded_bytes = max_decoded;
+  batch.temp_budget = kTempBudget;
+  batch.needs = needs;
+  batch.verify_checksum = true;
+  decoder.decode_async(batch, temp.data(), temp_bytes, s);
   ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(host.data() + results, dev.data() + results, bytes - results,
                                      cudaMemcpyDeviceToHost, s));
   ZARRGPU_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -87,7 +93,7 @@ void decode_zstd_on_device(int device, std::span<const void* const> in_ptrs, std
   for (std::size_t i = 0; i < n; ++i) {
     ErrorContext where{"", i < keys.size() ? keys[i] : "chunk " + std::to_string(i) + " of the batch", "zstd", ""};
     if (statuses[i] != 0)
-      throw Error(ErrorKind::corrupt_data, "GPU zstd decoding failed: " + device_read::GpuZstd::status_name(statuses[i]),
+      throw Error(ErrorKind::corrupt_data, "GPU zstd decoding failed: " + decoder.status_name(statuses[i]),
                   where);
     if (sizes[i] != out_sizes[i])
       throw Error(ErrorKind::corrupt_data,

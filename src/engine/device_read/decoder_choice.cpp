@@ -2,9 +2,14 @@
 
 #include <algorithm>
 
+#include "codec/bytes_to_bytes/zstd/gpu/zstd_gpu.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::engine::device_read {
+
+// Batches of large frames go to the GPU whatever their number because the
+// decoder splits such frames into blocks.
+static_assert(kLargeFrameBytes >= zstd::gpu::kBlockParallelMinChunkBytes);
 
 ZstdRequest zstd_request() { return config().zstd_decoder; }
 

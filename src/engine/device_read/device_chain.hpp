@@ -1,17 +1,21 @@
 // How a codec chain decodes on the device path: which steps run on the GPU,
 // which on CPU threads, and how the decoded chunk is read when it is placed.
+// Every GPU step is a device form the codec object offers
+// (codec/device_decoder.hpp); the engine never looks at codec names.
 //
 // Decode order is bytes->bytes codecs last to first, then array->bytes, then
 // array->array last to first. The GPU runs:
-//   bytes->bytes  zstd (our batched decoder), then numcodecs.shuffle
-//   array->bytes  bytes: its byte order is swapped while placing
-//   array->array  transpose: fused into placement as permuted source strides;
-//                 numcodecs.delta on integers (with no transpose): an in-place
-//                 scan before placement
+//   bytes->bytes  the innermost compressor's batched decoder (zstd), then at
+//                 most one size-keeping step (numcodecs.shuffle)
+//   array->bytes  a byte swap (`bytes`), folded into placement
+//   array->array  codecs that only reorder axes (transpose): placement reads
+//                 through permuted strides; or one in-place step (integer
+//                 numcodecs.delta) without a reordering
 // Anything else puts a prefix of the chain on the CPU: all bytes->bytes codecs
 // (into pinned memory; the GPU does the rest), or, when the array->bytes or
-// an array->array codec has no GPU form, the whole chain (CodecChain::decode),
-// and the GPU only places. Host code, so CI tests the classification.
+// an array->array codec has no device form, the whole chain
+// (CodecChain::decode), and the GPU only places. Host code, so CI tests the
+// classification.
 #pragma once
 
 #include <cstddef>
@@ -30,20 +34,28 @@ struct DeviceChain {
     cpu,        // the whole chain on CPU threads; the GPU places
   };
   Mode mode = Mode::cpu;
-  bool zstd = false;              // gpu mode: zstd decoded on the GPU (else no compressor)
-  unsigned shuffle_elementsize = 0;  // gpu mode: numcodecs.shuffle after zstd (0: none)
-  unsigned swap = 0;              // byte-swap component size for the `bytes` codec (0: native)
-  bool delta = false;             // integer numcodecs.delta on the GPU (native values after swap)
+  // gpu mode: the compressor's batched decoder (nullptr: no compressor).
+  const codec::BatchedDeviceDecoder* decoder = nullptr;
+  // gpu mode: the size-keeping bytes->bytes step after the decoder (nullptr: none).
+  const codec::DeviceBytesStep* bytes_step = nullptr;
+  unsigned swap = 0;              // byte-swap component size of the array->bytes codec (0: native)
+  // The in-place array->array step (nullptr: none); it runs on native values
+  // after the swap, which it folds into its loads.
+  const codec::DeviceArrayStep* array_step = nullptr;
   // Element stride in the decoded-and-swapped buffer of each chunk dimension
   // (C order, or permuted by transpose codecs); the cpu mode's buffer is C order.
   std::vector<std::int64_t> src_strides;
   std::size_t decoded_bytes = 0;  // the chunk's size (chunk().nbytes())
-  std::string gpu_codecs;         // codecs decoded on the GPU, for messages ("zstd")
+  std::string gpu_codecs;         // codecs decoded by the decoder and bytes step, for messages ("zstd")
 
   const char* mode_name() const noexcept;
 };
 
-// `gpu_zstd`: whether the batched GPU zstd decoder may be used.
-DeviceChain classify_chain(const codec::CodecChain& chain, bool gpu_zstd);
+// `device_decoders`: whether compressors' batched device decoders may be used
+// (else their chains decode their bytes->bytes codecs on CPU threads).
+DeviceChain classify_chain(const codec::CodecChain& chain, bool device_decoders);
+
+// True when some bytes->bytes codec of the chain has a batched device decoder.
+bool has_device_decoder(const codec::CodecChain& chain);
 
 }  // namespace zarrgpu::engine::device_read

@@ -11,21 +11,16 @@
 #include "engine/device_read/batch.hpp"
 #include "engine/device_read/decoder_choice.hpp"
 #include "engine/device_read/device_chain.hpp"
-#include "engine/device_read/gpu_zstd.hpp"
 #include "engine/device_read/item_source.hpp"
 #include "engine/device_read/pipeline_resources.hpp"
 #include "engine/thread_pool.hpp"
 #include "gpu/cufile.hpp"
-#include "gpu/delta.hpp"
 #include "gpu/io_path.hpp"
 #include "gpu/place.hpp"
-#include "gpu/shuffle.hpp"
 #include "store/readahead_window.hpp"
 #include "zarrgpu/config.hpp"
 
 namespace zarrgpu::engine::device_read {
-
-static_assert(sizeof(gpu::ShuffleItem) == kShuffleItemBytes && sizeof(gpu::DeltaItem) == kDeltaItemBytes);
 
 namespace {
 
@@ -70,19 +65,18 @@ class Reader {
         source_(*array.store(), array.metadata(), array.path(), plan),
         codec_chain_(source_.chain(source_.sharded() ? 1 : 0)),
         request_(zstd_request()),
-        gpu_chain_(classify_chain(codec_chain_, GpuZstd::available() && request_ != ZstdRequest::cpu)),
+        gpu_chain_(classify_chain(codec_chain_, request_ != ZstdRequest::cpu)),
         cpu_chain_(classify_chain(codec_chain_, false)),
         chain_(gpu_chain_),
         lease_(device, config_) {
-    // Per batch, zstd frames decode on the GPU or on CPU threads (decoder_choice.hpp).
-    switchable_ = gpu_chain_.mode == Mode::gpu && gpu_chain_.zstd && request_ == ZstdRequest::auto_;
-    for (const auto& c : codec_chain_.bytes_to_bytes())
-      if (c->name() == "zstd" || c->name() == "numcodecs.zstd") has_zstd_ = true;
+    // Per batch, compressed frames decode on the GPU or on CPU threads (decoder_choice.hpp).
+    switchable_ = gpu_chain_.mode == Mode::gpu && gpu_chain_.decoder && request_ == ZstdRequest::auto_;
+    has_decoder_ = has_device_decoder(codec_chain_);
     int sms = 0;
     ZARRGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     sm_count_ = static_cast<unsigned>(sms);
     cpu_threads_ = ThreadPool::shared().size() + 1;  // the calling thread works too
-    if (has_zstd_) stats_.zstd_decoder = describe_zstd_choice(request_, GpuZstd::available(), sm_count_, cpu_threads_);
+    if (has_decoder_) stats_.zstd_decoder = describe_zstd_choice(request_, true, sm_count_, cpu_threads_);
     fill_ = {};
     const auto& fill_bytes = array.metadata().fill_value.bytes;
     std::memcpy(&fill_, fill_bytes.data(), std::min(sizeof(fill_), fill_bytes.size()));
@@ -202,18 +196,18 @@ class Reader {
     stats_.seconds_h2d += slot.copied.elapsed_since(slot.start) / 1e3;
     stats_.seconds_gpu_decode += slot.decoded.elapsed_since(slot.copied) / 1e3;
     stats_.seconds_place += slot.placed.elapsed_since(slot.decoded) / 1e3;
-    const std::size_t n = slot.zstd_names.size();
+    const std::size_t n = slot.decoder_names.size();
     const auto* sizes = reinterpret_cast<const std::uint64_t*>(slot.results.data());
     const auto* statuses = reinterpret_cast<const std::uint32_t*>(slot.results.data() + n * sizeof(std::uint64_t));
     for (std::size_t i = 0; i < n; ++i) {
       if (statuses[i] != 0) {
-        throw Error(ErrorKind::corrupt_data, "GPU zstd decoder: " + GpuZstd::status_name(statuses[i]),
-                    context(slot.zstd_names[i], slot.zstd_codec));
+        throw Error(ErrorKind::corrupt_data, "GPU decoder: " + slot.decoder->status_name(statuses[i]),
+                    context(slot.decoder_names[i], slot.decoder_codecs));
       }
-      if (sizes[i] != slot.zstd_expected[i]) {
+      if (sizes[i] != slot.decoder_expected[i]) {
         throw Error(ErrorKind::corrupt_data,
-                    "decoded to " + std::to_string(sizes[i]) + " bytes, expected " + std::to_string(slot.zstd_expected[i]),
-                    context(slot.zstd_names[i], slot.zstd_codec));
+                    "decoded to " + std::to_string(sizes[i]) + " bytes, expected " + std::to_string(slot.decoder_expected[i]),
+                    context(slot.decoder_names[i], slot.decoder_codecs));
       }
     }
   }
@@ -243,7 +237,7 @@ class Reader {
       else {
         stats_.bytes_decoded += chain_.decoded_bytes;
         ++(chain_.mode == Mode::gpu ? stats_.gpu_decoded_chunks : stats_.cpu_decoded_chunks);
-        if (has_zstd_) ++(chain_.mode == Mode::gpu && chain_.zstd ? stats_.zstd_gpu_chunks : stats_.zstd_cpu_chunks);
+        if (has_decoder_) ++(chain_.mode == Mode::gpu && chain_.decoder ? stats_.zstd_gpu_chunks : stats_.zstd_cpu_chunks);
       }
     }
   }
@@ -255,7 +249,7 @@ class Reader {
     std::atomic<std::int64_t> read_ns{0}, decode_ns{0};
     for (const ReadGroup& g : L.groups) {
       // Raw chunks are placed as they are: their size must be the chunk's.
-      if (chain_.mode == Mode::gpu && !chain_.zstd && g.length != chain_.decoded_bytes) {
+      if (chain_.mode == Mode::gpu && !chain_.decoder && g.length != chain_.decoded_bytes) {
         throw Error(ErrorKind::corrupt_data,
                     "stored chunk has " + std::to_string(g.length) + " bytes, expected " + std::to_string(chain_.decoded_bytes),
                     context(items[g.first].name, "bytes"));
@@ -361,9 +355,9 @@ class Reader {
   }
 
   struct Descriptors {
-    std::uint64_t boxes = 0, zstd_in_ptrs = 0, zstd_in_sizes = 0, zstd_out_ptrs = 0, zstd_out_caps = 0, shuffle = 0, delta = 0;
+    std::uint64_t boxes = 0, in_ptrs = 0, in_sizes = 0, out_ptrs = 0, out_caps = 0, bytes_items = 0, array_items = 0;
     std::uint64_t tiles = 0;
-    GpuZstd::Needs zstd_needs{true};  // the batch's chunks' (measure_zstd_needs)
+    codec::DeviceChunkNeeds needs{true};  // the batch's chunks' (measure_needs)
   };
 
   // Writes the batch's descriptors into the start of the pinned slot (they
@@ -375,24 +369,25 @@ class Reader {
     std::uint64_t at = 0;
     auto take = [&](std::uint64_t bytes) { const std::uint64_t o = at; at += (bytes + 15) / 16 * 16; return o; };
     d.boxes = take(n * sizeof(gpu::PlaceBox));
-    d.zstd_in_ptrs = take(L.zstd_items * 8);
-    d.zstd_in_sizes = take(L.zstd_items * 8);
-    d.zstd_out_ptrs = take(L.zstd_items * 8);
-    d.zstd_out_caps = take(L.zstd_items * 8);
-    d.shuffle = take(L.shuffle_items * sizeof(gpu::ShuffleItem));
-    d.delta = take(L.delta_items * sizeof(gpu::DeltaItem));
+    d.in_ptrs = take(L.decoder_items * 8);
+    d.in_sizes = take(L.decoder_items * 8);
+    d.out_ptrs = take(L.decoder_items * 8);
+    d.out_caps = take(L.decoder_items * 8);
+    d.bytes_items = take(L.bytes_step_items * sizeof(codec::DeviceBytesItem));
+    d.array_items = take(L.array_step_items * sizeof(codec::DeviceArrayItem));
     if (at > L.descriptors) throw Error(ErrorKind::internal, "device read: descriptor region overflow");
 
     auto* boxes = reinterpret_cast<gpu::PlaceBox*>(pinned + d.boxes);
-    auto* in_ptrs = reinterpret_cast<const void**>(pinned + d.zstd_in_ptrs);
-    auto* in_sizes = reinterpret_cast<std::size_t*>(pinned + d.zstd_in_sizes);
-    auto* out_ptrs = reinterpret_cast<void**>(pinned + d.zstd_out_ptrs);
-    auto* out_caps = reinterpret_cast<std::size_t*>(pinned + d.zstd_out_caps);
-    auto* shuffle = reinterpret_cast<gpu::ShuffleItem*>(pinned + d.shuffle);
-    auto* delta = reinterpret_cast<gpu::DeltaItem*>(pinned + d.delta);
-    slot.zstd_names.clear();
-    slot.zstd_expected.clear();
-    slot.zstd_codec = chain_.gpu_codecs;
+    auto* in_ptrs = reinterpret_cast<const void**>(pinned + d.in_ptrs);
+    auto* in_sizes = reinterpret_cast<std::size_t*>(pinned + d.in_sizes);
+    auto* out_ptrs = reinterpret_cast<void**>(pinned + d.out_ptrs);
+    auto* out_caps = reinterpret_cast<std::size_t*>(pinned + d.out_caps);
+    auto* bytes_items = reinterpret_cast<codec::DeviceBytesItem*>(pinned + d.bytes_items);
+    auto* array_items = reinterpret_cast<codec::DeviceArrayItem*>(pinned + d.array_items);
+    slot.decoder_names.clear();
+    slot.decoder_expected.clear();
+    slot.decoder_codecs = chain_.gpu_codecs;
+    slot.decoder = chain_.decoder;
 
     const std::size_t ndim = plan_.chunk_shape().size();
     std::vector<std::uint64_t> count(ndim);
@@ -419,24 +414,24 @@ class Reader {
       b.src_first = src_first;
       b.out_first = out_first;
       b.src_offset = it.missing ? gpu::kFillSource : p.decoded;
-      b.swap = (it.missing || chain_.mode == Mode::cpu || chain_.delta) ? 0 : chain_.swap;
+      b.swap = (it.missing || chain_.mode == Mode::cpu || chain_.array_step) ? 0 : chain_.swap;
       boxes[i] = b;
       if (it.missing) continue;
-      if (chain_.mode == Mode::gpu && chain_.zstd) {
+      if (chain_.mode == Mode::gpu && chain_.decoder) {
         in_ptrs[zi] = dev + p.device_in;
         in_sizes[zi] = it.length;
-        if (p.pinned_in == ItemPlacement::none) d.zstd_needs.known = false;  // a GDS read: never on the host
-        out_ptrs[zi] = dev + p.zstd_out;
+        if (p.pinned_in == ItemPlacement::none) d.needs.known = false;  // a GDS read: never on the host
+        out_ptrs[zi] = dev + p.decoder_out;
         out_caps[zi] = chain_.decoded_bytes;
-        slot.zstd_names.push_back(it.name);
-        slot.zstd_expected.push_back(chain_.decoded_bytes);
+        slot.decoder_names.push_back(it.name);
+        slot.decoder_expected.push_back(chain_.decoded_bytes);
         ++zi;
-        if (chain_.shuffle_elementsize) shuffle[si++] = gpu::ShuffleItem{p.zstd_out, p.decoded, chain_.decoded_bytes};
+        if (chain_.bytes_step) bytes_items[si++] = codec::DeviceBytesItem{p.decoder_out, p.decoded, chain_.decoded_bytes};
       }
-      if (chain_.delta) delta[di++] = gpu::DeltaItem{p.decoded, chain_.decoded_bytes / size_of(codec_chain_.chunk().data_type)};
+      if (chain_.array_step) array_items[di++] = codec::DeviceArrayItem{p.decoded, chain_.decoded_bytes / size_of(codec_chain_.chunk().data_type)};
     }
     d.tiles = gpu::assign_tiles(std::span(boxes, n), gpu::place_tile_elements(plan_.element_size()));
-    if (d.zstd_needs.known) d.zstd_needs = measure_zstd_needs(items, L, pinned);
+    if (d.needs.known) d.needs = measure_needs(items, L, pinned);
     return d;
   }
 
@@ -445,22 +440,24 @@ class Reader {
   // frames need, measured on the host on the very bytes copied to the
   // device: a wave then holds ~3x the chunks. Otherwise the worst case, as
   // no measuring (which reads every block header, on the pool) pays there.
-  GpuZstd::Needs measure_zstd_needs(const std::vector<ReadItem>& items, const BatchLayout& L, const std::byte* pinned) {
-    if (GpuZstd::whole_batch_fits(L.zstd_items, chain_.decoded_bytes, zstd_temp_budget())) return {};
-    std::vector<std::size_t> zstd;
+  codec::DeviceChunkNeeds measure_needs(const std::vector<ReadItem>& items, const BatchLayout& L, const std::byte* pinned) {
+    if (!chain_.decoder || chain_.decoder->whole_batch_fits(L.decoder_items, chain_.decoded_bytes, decoder_temp_budget()))
+      return {};
+    std::vector<std::size_t> present;
     for (std::size_t i = 0; i < items.size(); ++i)
-      if (!items[i].missing) zstd.push_back(i);
-    std::vector<GpuZstd::Needs> each(zstd.size());
-    parallel_for(zstd.size(), [&](std::size_t k) {
-      const std::size_t i = zstd[k];
-      each[k] = GpuZstd::measure(pinned + L.items[i].pinned_in, items[i].length, chain_.decoded_bytes);
+      if (!items[i].missing) present.push_back(i);
+    std::vector<codec::DeviceChunkNeeds> each(present.size());
+    parallel_for(present.size(), [&](std::size_t k) {
+      const std::size_t i = present[k];
+      each[k] = chain_.decoder->measure(std::span<const std::byte>(pinned + L.items[i].pinned_in, items[i].length),
+                                        chain_.decoded_bytes);
     });
-    GpuZstd::Needs needs{true};
-    for (const GpuZstd::Needs& n : each) needs.add(n);
+    codec::DeviceChunkNeeds needs{true};
+    for (const codec::DeviceChunkNeeds& n : each) needs.add(n);
     return needs;
   }
 
-  std::size_t zstd_temp_budget() const {
+  std::size_t decoder_temp_budget() const {
     return config_.temp_bytes ? config_.temp_bytes : kGpuZstdTempPerScratch * config_.scratch_bytes;
   }
 
@@ -471,35 +468,41 @@ class Reader {
     ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(dev, pinned, L.copy_bytes, cudaMemcpyHostToDevice, s));
     lease_->ring.release(k, s);
     slot.copied.record(s);
-    const std::size_t nz = L.zstd_items;
+    const std::size_t nz = L.decoder_items;
     if (nz) {
-      // Block-parallel scratch up to kGpuZstdTempPerScratch (6) x the
+      // The decoder's scratch up to kGpuZstdTempPerScratch (6) x the
       // batch's decoded scratch (decoder_choice.hpp says why): what the
       // batch's chunks need as measured in describe(), up to that.
-      const std::size_t budget = zstd_temp_budget();
-      const std::size_t temp = GpuZstd::temp_bytes(nz, chain_.decoded_bytes, budget, d.zstd_needs);
+      const std::size_t budget = decoder_temp_budget();
+      const std::size_t temp = chain_.decoder->temp_bytes(nz, chain_.decoded_bytes, budget, d.needs);
       slot.temp.reserve(temp);
-      GpuZstd::decompress(reinterpret_cast<const void* const*>(dev + d.zstd_in_ptrs),
-                          reinterpret_cast<const std::size_t*>(dev + d.zstd_in_sizes),
-                          reinterpret_cast<void* const*>(dev + d.zstd_out_ptrs),
-                          reinterpret_cast<const std::size_t*>(dev + d.zstd_out_caps),
-                          reinterpret_cast<std::size_t*>(dev + L.zstd_sizes),
-                          reinterpret_cast<std::uint32_t*>(dev + L.zstd_statuses), nz, chain_.decoded_bytes,
-                          budget, slot.temp.data(), temp, d.zstd_needs,
-                          options_.verify_checksums, s);
+      codec::DeviceBatch batch;
+      batch.in_ptrs = reinterpret_cast<const void* const*>(dev + d.in_ptrs);
+      batch.in_sizes = reinterpret_cast<const std::size_t*>(dev + d.in_sizes);
+      batch.out_ptrs = reinterpret_cast<void* const*>(dev + d.out_ptrs);
+      batch.out_capacities = reinterpret_cast<const std::size_t*>(dev + d.out_caps);
+      batch.out_sizes = reinterpret_cast<std::size_t*>(dev + L.decoder_sizes);
+      batch.statuses = reinterpret_cast<std::uint32_t*>(dev + L.decoder_statuses);
+      batch.chunks = nz;
+      batch.max_decoded_bytes = chain_.decoded_bytes;
+      batch.temp_budget = budget;
+      batch.needs = d.needs;
+      batch.verify_checksum = options_.verify_checksums;
+      chain_.decoder->decode_async(batch, slot.temp.data(), temp, s);
       slot.results.reserve(nz * (sizeof(std::uint64_t) + sizeof(std::uint32_t)));
-      ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(slot.results.data(), dev + L.zstd_sizes, nz * sizeof(std::uint64_t),
+      ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(slot.results.data(), dev + L.decoder_sizes, nz * sizeof(std::uint64_t),
                                          cudaMemcpyDeviceToHost, s));
-      ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(slot.results.data() + nz * sizeof(std::uint64_t), dev + L.zstd_statuses,
+      ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(slot.results.data() + nz * sizeof(std::uint64_t), dev + L.decoder_statuses,
                                          nz * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, s));
     }
-    if (L.shuffle_items) {
-      gpu::unshuffle(reinterpret_cast<const gpu::ShuffleItem*>(dev + d.shuffle), static_cast<std::uint32_t>(L.shuffle_items),
-                     chain_.decoded_bytes, dev, dev, chain_.shuffle_elementsize, s);
+    if (L.bytes_step_items) {
+      chain_.bytes_step->decode_async(reinterpret_cast<const codec::DeviceBytesItem*>(dev + d.bytes_items),
+                                      static_cast<std::uint32_t>(L.bytes_step_items), chain_.decoded_bytes, dev, dev, s);
     }
-    if (L.delta_items) {
-      gpu::delta_decode(reinterpret_cast<const gpu::DeltaItem*>(dev + d.delta), static_cast<std::uint32_t>(L.delta_items),
-                        dev, static_cast<unsigned>(plan_.element_size()), chain_.swap, s);
+    if (L.array_step_items) {
+      chain_.array_step->decode_async(reinterpret_cast<const codec::DeviceArrayItem*>(dev + d.array_items),
+                                      static_cast<std::uint32_t>(L.array_step_items), dev,
+                                      static_cast<unsigned>(plan_.element_size()), chain_.swap, s);
     }
     slot.decoded.record(s);
     gpu::PlaceLaunch launch;
@@ -525,11 +528,11 @@ class Reader {
   ItemSource source_;
   const codec::CodecChain& codec_chain_;
   ZstdRequest request_;
-  const DeviceChain gpu_chain_;  // zstd on the GPU where the chain allows it
+  const DeviceChain gpu_chain_;  // the batched decoder on the GPU where the chain allows it
   const DeviceChain cpu_chain_;  // bytes->bytes codecs on CPU threads
   DeviceChain chain_;            // the current batch's: one of the two
   bool switchable_ = false;      // the two differ and the rule picks per batch
-  bool has_zstd_ = false;
+  bool has_decoder_ = false;  // a codec of the chain has a batched device decoder
   unsigned sm_count_ = 0, cpu_threads_ = 0;
   ResourceLease lease_;
   gpu::Vec16 fill_;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "codec/device_decoder.hpp"
 #include "gpu/cuda_buffer.hpp"
 #include "gpu/staging_config.hpp"
 #include "gpu/staging_ring.hpp"
@@ -23,13 +24,14 @@ struct SlotResources {
   gpu::Stream stream;
   gpu::Event start{true}, copied{true}, decoded{true}, placed{true};  // timing; `placed` ends the batch
   gpu::DeviceBuffer device;   // [copy of the pinned prefix | GDS reads | decode scratch]
-  gpu::DeviceBuffer temp;     // the zstd decoder's temp
-  gpu::PinnedBuffer results;  // zstd sizes and statuses, copied back
+  gpu::DeviceBuffer temp;     // the batched decoder's temp
+  gpu::PinnedBuffer results;  // the decoder's sizes and statuses, copied back
   bool pending = false;       // a batch was enqueued and not yet retired
-  // The batch to retire: zstd items in decoder order.
-  std::vector<std::string> zstd_names;
-  std::vector<std::size_t> zstd_expected;
-  std::string zstd_codec;
+  // The batch to retire: the decoder's items in its order.
+  std::vector<std::string> decoder_names;
+  std::vector<std::size_t> decoder_expected;
+  std::string decoder_codecs;
+  const codec::BatchedDeviceDecoder* decoder = nullptr;
 };
 
 struct PipelineResources {

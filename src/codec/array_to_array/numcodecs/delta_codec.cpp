@@ -1,5 +1,7 @@
 #include "codec/array_to_array/numcodecs/delta_codec.hpp"
 
+#include "codec/array_to_array/numcodecs/delta_device_step.hpp"
+
 #include <cstring>
 #include <string>
 
@@ -103,6 +105,14 @@ void DeltaCodec::decode(std::span<const std::byte> in, std::span<std::byte> out,
       store<D>(out.data(), i, sum);
     }
   });
+}
+
+const DeviceArrayStep* DeltaCodec::device_step(const ChunkRepresentation& decoded) const {
+  auto integer = [](DataType t) { return is_signed_int(t) || is_unsigned_int(t); };
+  // Stored in the decoded type's width: the scan sums values as they are stored.
+  const bool same_width = size_of(dtype_) == size_of(decoded.data_type) && size_of(astype_) == size_of(dtype_);
+  if (!integer(decoded.data_type) || !integer(dtype_) || !integer(astype_) || !same_width) return nullptr;
+  return &integer_delta_device_step();
 }
 
 }  // namespace zarrgpu::codec

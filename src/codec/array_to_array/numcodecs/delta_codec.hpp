@@ -17,6 +17,10 @@ class DeltaCodec final : public ArrayToArrayCodec {
               const ChunkRepresentation& decoded) const override;
   void encode(std::span<const std::byte> in, std::span<std::byte> out,
               const ChunkRepresentation& decoded) const override;
+  // Integers only: their wrapping sums are associative, so the GPU's
+  // parallel scan gives numcodecs' result exactly; a float cumsum depends on
+  // the order of additions, and bool deltas mean "any so far", not a sum.
+  const DeviceArrayStep* device_step(const ChunkRepresentation& decoded) const override;
 
  private:
   CodecSpec spec_;

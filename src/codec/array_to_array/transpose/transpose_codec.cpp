@@ -58,4 +58,11 @@ void TransposeCodec::decode(std::span<const std::byte> in, std::span<std::byte> 
   permute_axes(in, out, e.shape, inverse_, size_of(decoded.data_type));
 }
 
+std::optional<std::vector<std::int64_t>> TransposeCodec::decoded_strides(std::span<const std::int64_t> encoded) const {
+  if (encoded.size() != order_.size()) return std::nullopt;
+  std::vector<std::int64_t> decoded(encoded.size());
+  for (std::size_t k = 0; k < order_.size(); ++k) decoded[order_[k]] = encoded[k];
+  return decoded;
+}
+
 }  // namespace zarrgpu::codec

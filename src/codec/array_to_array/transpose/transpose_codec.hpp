@@ -18,6 +18,8 @@ class TransposeCodec final : public ArrayToArrayCodec {
               const ChunkRepresentation& decoded) const override;
   void encode(std::span<const std::byte> in, std::span<std::byte> out,
               const ChunkRepresentation& decoded) const override;
+  // Decoded axis order[k] has the stride of encoded axis k.
+  std::optional<std::vector<std::int64_t>> decoded_strides(std::span<const std::int64_t> encoded) const override;
 
   const std::vector<std::size_t>& order() const noexcept { return order_; }
 

@@ -21,6 +21,9 @@ class BytesCodec final : public ArrayToBytesCodec {
   bool decode_is_copy(const ChunkRepresentation& decoded) const noexcept override {
     return !needs_swap(decoded);
   }
+  std::optional<unsigned> device_swap(const ChunkRepresentation& decoded) const override {
+    return needs_swap(decoded) ? static_cast<unsigned>(component_size(decoded.data_type)) : 0u;
+  }
 
   // nullopt: absent from the configuration (allowed for 1-byte types).
   std::optional<Endian> endian() const noexcept { return endian_; }

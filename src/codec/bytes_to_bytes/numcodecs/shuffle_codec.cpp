@@ -11,6 +11,12 @@ ShuffleCodec::ShuffleCodec(const CodecSpec& spec, const ChunkRepresentation&) {
   const std::int64_t e = config.integer("elementsize", 4);  // numcodecs' default
   if (e < 0) config.fail("elementsize must not be negative");
   elementsize_ = static_cast<std::size_t>(e);
+  if (elementsize_ >= 1 && elementsize_ <= UnshuffleDeviceStep::kMaxElementSize)
+    device_step_ = UnshuffleDeviceStep(static_cast<unsigned>(elementsize_));
+}
+
+const DeviceBytesStep* ShuffleCodec::device_step() const {
+  return elementsize_ >= 1 && elementsize_ <= UnshuffleDeviceStep::kMaxElementSize ? &device_step_ : nullptr;
 }
 
 CodecSpec ShuffleCodec::spec() const {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "codec/bytes_to_bytes/zstd/zstd_device_decoder.hpp"
 #include "codec/codec.hpp"
 
 namespace zarrgpu::codec {
@@ -20,6 +21,7 @@ class ZstdCodec final : public BytesToBytesCodec {
   Bytes decode_at_most(std::span<const std::byte> in, std::size_t max_size) const override;
   std::size_t max_encoded_size(std::size_t decoded_size) const override;
   Bytes encode(std::span<const std::byte> in) const override;
+  const BatchedDeviceDecoder* device_decoder() const override { return &zstd_device_decoder(); }
 
   std::int64_t level() const noexcept { return level_; }
   bool checksum() const noexcept { return checksum_; }
