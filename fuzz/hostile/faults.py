@@ -209,17 +209,8 @@ def kill_cases(args, env, work: Path) -> list[dict]:
     return runs
 
 
-WRITER = """
-import os, sys, time
-shard, a, b, seconds = sys.argv[1], open(sys.argv[2], "rb").read(), open(sys.argv[3], "rb").read(), float(sys.argv[4])
-end, i = time.monotonic() + seconds, 0
-while time.monotonic() < end:
-    tmp = shard + ".w" + str(i % 2)
-    with open(tmp, "wb") as f:
-        f.write(a if i % 2 else b)
-    os.replace(tmp, shard)
-    i += 1
-"""
+# Run as its own process, as the rewriting writer would be.
+SHARD_REWRITER = HERE / "shard_rewriter.py"
 
 
 def concurrent_shard_case(args, py_env, work: Path, reads: int = 400) -> list[dict]:
@@ -235,7 +226,7 @@ for value in (1, 2):
     versions.append(open(store + "/c/0", "rb").read())
 open(store + ".A", "wb").write(versions[0])
 open(store + ".B", "wb").write(versions[1])
-w = subprocess.Popen([sys.executable, "-c", {WRITER!r}, store + "/c/0", store + ".A", store + ".B", "8"])
+w = subprocess.Popen([sys.executable, {str(SHARD_REWRITER)!r}, store + "/c/0", store + ".A", store + ".B", "8"])
 one, two = np.full(4096, 1, dtype="i4"), np.full(4096, 2, dtype="i4") + np.arange(4096, dtype="i4")
 a = zarrgpu.open(store)
 counts = {{"one": 0, "two": 0, "mixed": 0, "errors": 0}}

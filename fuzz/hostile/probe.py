@@ -16,7 +16,7 @@ with a timeout and a memory watch. A run is classified (first match wins):
              out-of-memory error (MemoryError, std::bad_alloc): the probe's
              stores allow reads of a few MiB at most
   outside    anything outside the store (and the run's output) changed
-  internal   an error that is not a documented kind (exit 1 or 9, a Python
+  internal   an error that is not a documented kind (exit 1, 8 or 9, a Python
              exception that is not a zarrgpu error other than InternalError
              or xarray's own for a missing dimension)
   unnamed    a documented error whose message does not name the store
@@ -47,7 +47,7 @@ sys.path.insert(0, str(HERE))
 import cases as case_lib  # noqa: E402
 import faults  # noqa: E402
 
-DOCUMENTED_EXIT = {2, 3, 4, 5, 6, 7}  # tools/zarrgpu/README.md, "Exit codes"
+DOCUMENTED_EXIT = {2, 3, 4, 5, 6, 7, 10}  # tools/zarrgpu/README.md, "Exit codes"
 ALLOWANCE = 512 << 20                  # RSS above the baseline that no case's metadata allows
 RSS_CAP = 6 << 30                      # a run over this is stopped (and is an `alloc`)
 OOM_WORDS = ("bad_alloc", "out of memory", "MemoryError", "allocation-size-too-big", "cannot allocate")

@@ -13,6 +13,7 @@
 //   scratch_bytes      ZARRGPU_SCRATCH_BYTES      0: twice staging_bytes
 //   read_piece_bytes   ZARRGPU_READ_PIECE_BYTES   4 MiB
 //   keep_device_buffers ZARRGPU_KEEP_DEVICE_BUFFERS 1 (0: release after each read)
+//   memory_limit       ZARRGPU_MEMORY_LIMIT       0: the machine's (zarrgpu/memory_limit.hpp)
 //
 // Byte sizes take "65536", "64K", "256M", "1G", "2GiB" (powers of 1024).
 #pragma once
@@ -62,6 +63,11 @@ struct Config {
   // next read (pinning costs ~0.5 s); false releases them when each read ends.
   // release_device_memory() frees them on demand either way.
   bool keep_device_buffers = true;
+  // The most bytes one allocation sized by the input (a decoded chunk, a
+  // read's output) may take; larger ones are Error(resource_exhausted) before
+  // they are made. 0: the machine's memory as the process can use it; a value
+  // above that changes nothing (zarrgpu/memory_limit.hpp).
+  std::uint64_t memory_limit = 0;
 
   bool operator==(const Config&) const = default;
 

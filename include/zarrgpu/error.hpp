@@ -17,6 +17,10 @@ enum class ErrorKind {
   io = 7,                 // the store failed to read or write
   device = 8,             // CUDA / GPU failures, out of GPU memory
   internal = 9,
+  // An allocation that the metadata or a selection asks for (a chunk's decoded
+  // bytes, a read's output) exceeds the memory limit (zarrgpu/memory_limit.hpp)
+  // or failed for want of memory. TensorStore's and absl's RESOURCE_EXHAUSTED.
+  resource_exhausted = 10,
 };
 
 const char* to_string(ErrorKind kind) noexcept;

@@ -16,6 +16,7 @@
 #include "zarrgpu/array.hpp"
 #include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
+#include "zarrgpu/memory_limit.hpp"
 
 namespace nb = nanobind;
 
@@ -180,6 +181,16 @@ void bind_array(nb::module_& m) {
              std::vector<std::uint64_t> shape;
              selection_bytes(a, selection_from_python(dims), &shape);
              return shape;
+           })
+      .def("check_output_size",
+           [](const Array& a, nb::handle dims) {
+             // Before the caller allocates the output: a selection beyond the
+             // memory limit is a ResourceExhaustedError naming the array, not
+             // NumPy's MemoryError (or, under a sanitizer, an abort).
+             const Selection sel = selection_from_python(dims);
+             check_allocation(selection_bytes(a, sel),
+                              "the selection [" + sel.to_string() + "] of " + std::string(v3_name(a.dtype())),
+                              ErrorContext{a.path(), "", "", a.store()->describe()});
            })
       .def("chunk_key", [](const Array& a, std::vector<std::uint64_t> coords) { return a.chunk_key(coords); })
       .def("read_into",

@@ -27,6 +27,7 @@ nb::dict config_dict(const Config& c) {
   d["scratch_bytes"] = c.scratch_bytes;
   d["read_piece_bytes"] = c.read_piece_bytes;
   d["keep_device_buffers"] = c.keep_device_buffers;
+  d["memory_limit"] = c.memory_limit;
   return d;
 }
 
@@ -58,6 +59,7 @@ void set_config_fields(const nb::dict& changes) {
     else if (k == "scratch_bytes") c.scratch_bytes = nb::cast<std::uint64_t>(value);
     else if (k == "read_piece_bytes") c.read_piece_bytes = nb::cast<std::uint64_t>(value);
     else if (k == "keep_device_buffers") c.keep_device_buffers = nb::cast<bool>(value);
+    else if (k == "memory_limit") c.memory_limit = nb::cast<std::uint64_t>(value);
     else throw Error(ErrorKind::invalid_argument, "no setting named '" + k + "'");
   }
   set_config(c);

@@ -25,6 +25,7 @@ const char* class_name(ErrorKind kind) {
     case ErrorKind::io: return "StorageError";
     case ErrorKind::device: return "DeviceError";
     case ErrorKind::internal: return "InternalError";
+    case ErrorKind::resource_exhausted: return "ResourceExhaustedError";
   }
   return "ZarrgpuError";
 }
@@ -67,8 +68,12 @@ void register_error_translator(nb::module_&) {
       std::rethrow_exception(p);
     } catch (const Error& e) {
       raise_error(e);
+    } catch (const std::bad_alloc&) {
+      // An allocation within the memory limit that failed all the same: the
+      // documented kind (a MemoryError too), though no layer named the chunk.
+      raise_error(Error(ErrorKind::resource_exhausted, "out of memory"));
     }
-    // Anything else propagates to nanobind's own translators (bad_alloc -> MemoryError, ...).
+    // Anything else propagates to nanobind's own translators.
   });
 }
 

@@ -28,6 +28,7 @@ from .errors import (
     InvalidMetadataError,
     NotFoundError,
     ReadOnlyError,
+    ResourceExhaustedError,
     StorageError,
     UnsupportedError,
     ZarrgpuError,
@@ -110,4 +111,5 @@ __all__ = [
     "cuda_available", "built_with_cuda", "BFloat16FallbackWarning",
     "ZarrgpuError", "InvalidArgumentError", "BoundsError", "NotFoundError", "InvalidMetadataError",
     "UnsupportedError", "CorruptDataError", "StorageError", "DeviceError", "InternalError", "ReadOnlyError",
+    "ResourceExhaustedError",
 ]

@@ -41,6 +41,9 @@ class Config:
     read_piece_bytes: device reads: the largest single read of a GPU-decoded chunk.
     keep_device_buffers: keep the staging ring and device buffers for the next read;
         False frees them after every read (see also release_device_memory()).
+    memory_limit: the most bytes one allocation sized by the input (a decoded chunk, a
+        read's output) may take; larger ones raise ResourceExhaustedError before they are
+        made (0: the machine's memory, RAM plus swap or the process's limits if lower).
     """
 
     threads: int
@@ -52,6 +55,7 @@ class Config:
     scratch_bytes: int
     read_piece_bytes: int
     keep_device_buffers: bool
+    memory_limit: int
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Config)}

@@ -206,6 +206,7 @@ class Array(Node):
             return self._read_into(dims, shape, out, device, stream, threads, verify_checksums,
                                    device_memory_limit)
         if dev.kind == "cpu":
+            self._core.check_output_size(dims)
             result = np.empty(shape, dtype=self._dtype)
             self._core.read_into(dims, _bytes(result), threads=threads, verify_checksums=verify_checksums)
             return result

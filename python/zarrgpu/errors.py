@@ -62,6 +62,13 @@ class InternalError(ZarrgpuError, RuntimeError):
     """A bug in zarrgpu."""
 
 
+class ResourceExhaustedError(ZarrgpuError, MemoryError):
+    """An allocation the metadata or a selection asks for (a chunk's decoded bytes, a
+    read's output) exceeds the memory limit (``memory_limit`` setting,
+    ``ZARRGPU_MEMORY_LIMIT``; by default the machine's memory), or failed for want of
+    memory. Raised before the allocation is attempted where its size is known."""
+
+
 __all__ = [
     "ZarrgpuError",
     "InvalidArgumentError",
@@ -73,6 +80,7 @@ __all__ = [
     "StorageError",
     "DeviceError",
     "InternalError",
+    "ResourceExhaustedError",
 ]
 
 

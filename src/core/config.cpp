@@ -119,6 +119,7 @@ Config config_from(const EnvironmentLookup& lookup) {
   count("ZARRGPU_STAGING_SLOTS", c.staging_slots);
   bytes("ZARRGPU_SCRATCH_BYTES", c.scratch_bytes);
   bytes("ZARRGPU_READ_PIECE_BYTES", c.read_piece_bytes);
+  bytes("ZARRGPU_MEMORY_LIMIT", c.memory_limit);
   if (const char* v = get("ZARRGPU_KEEP_DEVICE_BUFFERS")) {
     const std::string_view s(v);
     if (s != "0" && s != "1") bad_variable("ZARRGPU_KEEP_DEVICE_BUFFERS", v, "must be 0 or 1");

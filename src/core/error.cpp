@@ -12,6 +12,7 @@ const char* to_string(ErrorKind kind) noexcept {
     case ErrorKind::io: return "I/O error";
     case ErrorKind::device: return "device error";
     case ErrorKind::internal: return "internal error";
+    case ErrorKind::resource_exhausted: return "resource exhausted";
   }
   return "error";
 }

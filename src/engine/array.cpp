@@ -12,6 +12,7 @@
 #include "zarrgpu/array.hpp"
 #include "metadata/metadata.hpp"
 #include "zarrgpu/error.hpp"
+#include "zarrgpu/memory_limit.hpp"
 
 #if defined(ZARRGPU_HAVE_CUDA) && __has_include("engine/device_read/device_read.hpp")
 #include "engine/device_read/device_read.hpp"
@@ -276,6 +277,8 @@ Bytes Array::read(const Selection& selection, const ReadOptions& options) const 
   if (!n)
     throw Error(ErrorKind::invalid_argument, "the selection holds more than 2^63 bytes",
                 {path_, "", "", store_->describe()});
+  check_allocation(*n, "the selection [" + selection.to_string() + "] of " + std::string(v3_name(metadata_->data_type)),
+                   {path_, "", "", store_->describe()});
   Bytes out(*n);
   ReadReport report;
   engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out.span(), options, &report);

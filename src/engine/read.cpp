@@ -23,8 +23,10 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <vector>
 
+#include "zarrgpu/memory_limit.hpp"
 #include "engine/array_state.hpp"
 #include "engine/place.hpp"
 #include "engine/thread_pool.hpp"
@@ -66,7 +68,8 @@ void with_chunk_context(const ReadContext& rc, const std::string& key, F&& f) {
   } catch (const Error& e) {
     throw e.with_context(chunk_context(rc.path, key, rc.store));
   } catch (const std::bad_alloc&) {
-    throw;
+    // Within the memory limit (checked before the decode) but not available now.
+    throw Error(ErrorKind::resource_exhausted, "out of memory reading the chunk", chunk_context(rc.path, key, rc.store));
   } catch (const std::exception& e) {
     throw Error(ErrorKind::corrupt_data, e.what(), chunk_context(rc.path, key, rc.store));
   }
@@ -130,6 +133,10 @@ void decode_and_place(const ReadContext& rc, const codec::CodecChain& chain, con
                     std::to_string(*fixed),
                 {"", "", std::string(outer), ""});
   }
+  // A chunk's decoded size is the metadata's to declare (chunks [32, 2^32-1] of
+  // float64 declare 1 TiB); one beyond the memory limit is refused before its
+  // buffer, or the codecs' buffers, are made.
+  check_allocation(nbytes, "decoding the chunk");
   const auto t0 = Clock::now();
   rc.counters.bytes_decoded.fetch_add(nbytes, std::memory_order_relaxed);
   if (chunk.contiguous_in_output) {

@@ -8,8 +8,10 @@
 // unless write_empty_chunks (zarr-python's default behaviour).
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <vector>
 
+#include "zarrgpu/memory_limit.hpp"
 #include "engine/array_state.hpp"
 #include "engine/place.hpp"
 #include "engine/thread_pool.hpp"
@@ -80,6 +82,8 @@ void write_selection(Store& store, const std::string& path, const ArrayMetadata&
         // the data itself: no copy of a chunk (a whole shard when sharded).
         const bool in_place = c.covers_valid_region && c.contiguous_in_output &&
                               !is_edge_chunk(c, metadata.shape, chunk_shape);
+        // The chunk and its encoding are sized by the metadata (see read.cpp).
+        check_allocation(nbytes, "encoding the chunk");
         Bytes buf;
         std::span<const std::byte> chunk_bytes;
         if (in_place) {
@@ -110,6 +114,8 @@ void write_selection(Store& store, const std::string& path, const ArrayMetadata&
         }
       } catch (const Error& e) {
         throw e.with_context(chunk_context(path, c.key, store));
+      } catch (const std::bad_alloc&) {
+        throw Error(ErrorKind::resource_exhausted, "out of memory writing the chunk", chunk_context(path, c.key, store));
       }
     }, options.threads);
   }

@@ -79,6 +79,7 @@ TEST(ConfigEnvironment, UnsetOrEmptyVariablesGiveTheDefaults) {
   EXPECT_EQ(d.scratch_bytes, 0u);
   EXPECT_EQ(d.read_piece_bytes, std::uint64_t(4) << 20);
   EXPECT_TRUE(d.keep_device_buffers);
+  EXPECT_EQ(d.memory_limit, 0u);
 }
 
 TEST(ConfigEnvironment, EveryVariableSetsItsField) {
@@ -90,7 +91,8 @@ TEST(ConfigEnvironment, EveryVariableSetsItsField) {
                          {"ZARRGPU_STAGING_SLOTS", "5"},
                          {"ZARRGPU_SCRATCH_BYTES", "1G"},
                          {"ZARRGPU_READ_PIECE_BYTES", "300"},
-                         {"ZARRGPU_KEEP_DEVICE_BUFFERS", "0"}});
+                         {"ZARRGPU_KEEP_DEVICE_BUFFERS", "0"},
+                         {"ZARRGPU_MEMORY_LIMIT", "2GiB"}});
   EXPECT_EQ(c.threads, 3u);
   EXPECT_EQ(c.io, IoMode::gds_compat);
   EXPECT_EQ(c.zstd_decoder, DecoderChoice::cpu);
@@ -100,6 +102,7 @@ TEST(ConfigEnvironment, EveryVariableSetsItsField) {
   EXPECT_EQ(c.scratch_bytes, std::uint64_t(1) << 30);
   EXPECT_EQ(c.read_piece_bytes, 300u);
   EXPECT_FALSE(c.keep_device_buffers);
+  EXPECT_EQ(c.memory_limit, std::uint64_t(2) << 30);
   EXPECT_EQ(from({{"ZARRGPU_GPU_ZSTD", "1"}}).zstd_decoder, DecoderChoice::gpu);
   EXPECT_EQ(from({{"ZARRGPU_GPU_ZSTD", "gpu"}}).zstd_decoder, DecoderChoice::gpu);
   EXPECT_EQ(from({{"ZARRGPU_GPU_ZSTD", "auto"}}).zstd_decoder, DecoderChoice::auto_);
@@ -111,7 +114,7 @@ TEST(ConfigEnvironment, ABadValueIsAnErrorNamingTheVariable) {
       {"ZARRGPU_GPU_ZSTD", "on"},        {"ZARRGPU_GPU_ZSTD", "2"},         {"ZARRGPU_READAHEAD", "lots"},
       {"ZARRGPU_STAGING_BYTES", "lots"}, {"ZARRGPU_STAGING_BYTES", "0"},    {"ZARRGPU_STAGING_SLOTS", "1"},
       {"ZARRGPU_STAGING_SLOTS", "17"},   {"ZARRGPU_SCRATCH_BYTES", "-1"},   {"ZARRGPU_READ_PIECE_BYTES", "lots"},
-      {"ZARRGPU_KEEP_DEVICE_BUFFERS", "yes"}};
+      {"ZARRGPU_KEEP_DEVICE_BUFFERS", "yes"}, {"ZARRGPU_MEMORY_LIMIT", "lots"}};
   for (const auto& [name, value] : bad) {
     const std::string e = error_of({{name, value}});
     EXPECT_NE(e.find(name), std::string::npos) << name << "=" << value << ": " << e;

@@ -22,6 +22,7 @@
 #include "engine/plan.hpp"
 #include "zarrgpu/array.hpp"
 #include "metadata/metadata.hpp"
+#include "zarrgpu/config.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu {
@@ -164,6 +165,76 @@ TEST(Hostile, OuterCompressorDecodesNoMoreThanTheInnerOneCouldHaveMade) {
     EXPECT_EQ(e.context().chunk_key, "a/c/0");
     EXPECT_NE(std::string(e.what()).find("metadata allows"), std::string::npos) << e.what();
   }
+}
+
+// Chunks declared larger than the process can hold: [32, 2^32 - 1] of float64
+// is 1 TiB (mutation fuzzing found it), [2^20, 2^27] 1 PiB (beyond any machine).
+// Decoding or encoding one needs its whole buffer: refused before it is
+// allocated, as resource_exhausted naming store, array and chunk; under ASan a
+// failed 1 TiB allocation would abort, in Release it was a bare std::bad_alloc.
+ErrorContext expect_resource_exhausted(const std::function<void()>& f) {
+  try {
+    f();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::resource_exhausted) << e.what();
+    EXPECT_NE(std::string(e.what()).find("memory limit"), std::string::npos) << e.what();
+    return e.context();
+  }
+  return {};
+}
+
+// Sets Config::memory_limit for a test's lifetime.
+class ScopedMemoryLimit {
+ public:
+  explicit ScopedMemoryLimit(std::uint64_t bytes) {
+    Config c = saved_;
+    c.memory_limit = bytes;
+    set_config(c);
+  }
+  ~ScopedMemoryLimit() { set_config(saved_); }
+
+ private:
+  Config saved_ = config();
+};
+
+TEST(Hostile, ChunksLargerThanMemoryAreResourceExhaustedBeforeTheyAreAllocated) {
+  for (const auto& [shape, chunks] :
+       {std::pair<std::vector<std::uint64_t>, std::vector<std::uint64_t>>{{64, 4294967295}, {32, 4294967295}},
+        {{1ull << 21, 1ull << 27}, {1ull << 20, 1ull << 27}}}) {
+    const bool tib = chunks[0] == 32;
+    // The 1 TiB chunk fits some machines' memory: a limit keeps the test from allocating it.
+    ScopedMemoryLimit limit(tib ? std::uint64_t(1) << 30 : 0);
+    auto store = make_memory_store();
+    Array a = Array::create(store, "a", metadata(shape, chunks, DataType::float64, codec_chain("zstd", {})));
+    const std::string frame = zstd_rle_frame(1);
+    store->write("a/c/0/0", std::as_bytes(std::span(frame.data(), frame.size())));
+    const ErrorContext read = expect_resource_exhausted([&] {
+      a.read(Selection({DimSelection::slice(0, 1), DimSelection::slice(0, 4)}));
+    });
+    EXPECT_EQ(read.chunk_key, "a/c/0/0");
+    EXPECT_EQ(read.array, "a");
+    EXPECT_EQ(read.store, store->describe());
+    // A missing chunk reads as its fill value, with nothing decoded.
+    const auto row = std::int64_t(chunks[0]) + 8;  // in chunk [1, 0], not stored
+    EXPECT_EQ(a.read(Selection({DimSelection::slice(row, row + 1), DimSelection::slice(0, 4)})).size(), 32u);
+    // Writing into a chunk encodes the whole chunk.
+    const std::vector<double> four(4, 1.0);
+    const ErrorContext write = expect_resource_exhausted([&] {
+      a.write(Selection({DimSelection::slice(row, row + 1), DimSelection::slice(0, 4)}), std::as_bytes(std::span(four)));
+    });
+    EXPECT_EQ(write.chunk_key, "a/c/1/0");
+  }
+}
+
+TEST(Hostile, ASelectionLargerThanTheMemoryLimitIsResourceExhaustedNamingTheArray) {
+  ScopedMemoryLimit limit(1 << 20);
+  auto store = make_memory_store();
+  Array a = Array::create(store, "a", metadata({1 << 22}, {1 << 10}, DataType::uint8));
+  EXPECT_EQ(a.read(Selection({DimSelection::slice(0, 1 << 20)})).size(), 1u << 20);
+  const ErrorContext c = expect_resource_exhausted([&] { a.read(Selection({DimSelection::slice(0, (1 << 20) + 1)})); });
+  EXPECT_EQ(c.array, "a");
+  EXPECT_EQ(c.store, store->describe());
 }
 
 class HostileLocalTest : public ::testing::Test {

@@ -4,7 +4,8 @@ Every case runs in a subprocess with a bounded address space (RLIMIT_AS), so an
 allocation the metadata does not allow fails the test instead of the machine,
 and with a timeout, so a hang fails it too. Each asserts a clear error of the
 documented kind: CLI exit codes (tools/zarrgpu/README.md: 2 invalid argument,
-3 not found, 4 invalid metadata, 5 unsupported, 6 corrupt data, 7 I/O) and the
+3 not found, 4 invalid metadata, 5 unsupported, 6 corrupt data, 7 I/O, 10 resource
+exhausted) and the
 zarrgpu exception classes, with the store, array and chunk or codec named, and
 never a signal (a crash).
 """
@@ -54,10 +55,10 @@ def _figures():
         Path(os.environ["ZARRGPU_HOSTILE_FIGURES"]).write_text(json.dumps(OUTCOMES, sort_keys=True))
 
 
-def run_bounded(argv, timeout=TIMEOUT, **kw) -> subprocess.CompletedProcess:
+def run_bounded(argv, timeout=TIMEOUT, env=None, **kw) -> subprocess.CompletedProcess:
     try:
         r = subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=timeout,
-                           preexec_fn=_limit_memory, env=CHILD_ENV, **kw)
+                           preexec_fn=_limit_memory, env=env or CHILD_ENV, **kw)
     except subprocess.TimeoutExpired:
         OUTCOMES["timeout"] = OUTCOMES.get("timeout", 0) + 1
         raise
@@ -116,16 +117,25 @@ def sharded(inner, codecs=None, index_codecs=None):
     return [{"name": "sharding_indexed", "configuration": cfg}]
 
 
-def zstd_rle_bomb(decoded_gib: int) -> bytes:
+def zstd_rle_frame(blocks: int) -> bytes:
     """A zstd frame of RLE blocks (RFC 8878 §3.1.1.2): 4 bytes per 128 KiB of zeros, no content size."""
     block = 128 << 10
-    n = (decoded_gib << 30) // block
     header = (0xFD2FB528).to_bytes(4, "little") + bytes([0x00, 0x38])  # no FCS; window 128 KiB
     body = bytearray()
-    for i in range(n):
-        last = 1 if i == n - 1 else 0
+    for i in range(blocks):
+        last = 1 if i == blocks - 1 else 0
         body += (last | (1 << 1) | (block << 3)).to_bytes(3, "little") + b"\0"
     return header + bytes(body)
+
+
+def zstd_rle_bomb(decoded_gib: int) -> bytes:
+    return zstd_rle_frame((decoded_gib << 30) // (128 << 10))
+
+
+def zstd_frame_of_zeros() -> bytes:
+    """128 KiB of zeros in one frame without a content size: what it decodes to is
+    unknown until it is decoded."""
+    return zstd_rle_frame(1)
 
 
 def gzip_bomb(decoded_gib: int) -> bytes:
@@ -251,11 +261,33 @@ def case_chunk_links_to_8_gib_file(tmp):
     return a, 6, "CorruptDataError"
 
 
+def zstd_array_with_chunk_0(tmp, shape, chunks) -> Path:
+    z = [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 3}}]
+    a = v3_array(tmp / "a", shape, chunks, codecs=z)
+    (a / "c").mkdir()
+    (a / "c" / "0").write_bytes(zstd_frame_of_zeros())
+    return a
+
+
+def case_chunk_declared_1_tib(tmp):
+    # Decoding a chunk needs its whole buffer: 1 TiB by the metadata is beyond
+    # the subprocess's address space (RLIMIT_AS), so beyond its memory limit,
+    # and is refused before it is allocated (was "out of memory", exit 9; an
+    # abort under ASan).
+    return zstd_array_with_chunk_0(tmp, [2**41], [2**40]), 10, "ResourceExhaustedError"
+
+
+def case_chunk_declared_1_pib(tmp):
+    # Beyond any machine's memory, whatever the process's limits.
+    return zstd_array_with_chunk_0(tmp, [2**51], [2**50]), 10, "ResourceExhaustedError"
+
+
 ERROR_CASES = [case_huge_shape_float32, case_shape_2_64_minus_1, case_chunk_product_overflows,
                case_selection_bytes_wrap, case_two_dims_wrap_int64, case_shard_index_32gib,
                case_shard_shorter_than_index, case_zstd_zstd_bomb, case_zstd_gzip_bomb, case_fifo_metadata,
                case_fifo_chunk, case_socket_chunk, case_device_chunk, case_v2_fifo_zarray,
-               case_zarr_json_links_to_8_gib_file, case_chunk_links_to_8_gib_file]
+               case_zarr_json_links_to_8_gib_file, case_chunk_links_to_8_gib_file, case_chunk_declared_1_tib,
+               case_chunk_declared_1_pib]
 
 # Errors found at open time show in `info`; chunk errors only when data is read.
 OPEN_TIME = {"InvalidMetadataError"}
@@ -276,7 +308,7 @@ def test_hostile_case_cli(case, tmp_path, zarrgpu_bin):
     cat = run_bounded([zarrgpu_bin, "cat", store, "--select", "0:1", "--out", out])
     assert cat.returncode == code, cat.stderr
     assert "internal" not in cat.stderr.lower()
-    if code == 6:
+    if code in (6, 10):
         assert "c/0" in cat.stderr, cat.stderr
     assert not out.exists()
 
@@ -292,6 +324,70 @@ def test_hostile_case_python(case, tmp_path):
     assert got["store"].endswith(str(store)) or str(store) in got["message"], got
     if exc == "CorruptDataError":
         assert got["chunk_key"] == "c/0" and got["codec"], got
+    if exc == "ResourceExhaustedError":
+        assert got["chunk_key"] == "c/0" and "memory limit" in got["message"], got
+
+
+def v2_float64_array_of_1_tib_chunks(root: Path) -> Path:
+    """The case mutation fuzzing found: a .zarray mutated to chunks [32, 2**32 - 1] of
+    float64 (1 TiB each), its chunk 0.0 a small zstd frame."""
+    write_json(root / ".zarray", {"zarr_format": 2, "shape": [64, 2**32 - 1], "chunks": [32, 2**32 - 1],
+                                  "dtype": "<f8", "compressor": {"id": "zstd", "level": 1}, "fill_value": 0,
+                                  "order": "C", "filters": None})
+    (root / "0.0").write_bytes(zstd_frame_of_zeros())
+    return root
+
+
+@pytest.mark.parametrize("limit", ["rlimit", "setting"])
+def test_chunk_larger_than_memory_is_resource_exhausted_in_every_interface(tmp_path, zarrgpu_bin, limit):
+    # The limit is the process's address space (RLIMIT_AS of run_bounded), or
+    # ZARRGPU_MEMORY_LIMIT; either way the 1 TiB buffer is never asked for.
+    store = v2_float64_array_of_1_tib_chunks(tmp_path / "a.zarr")
+    env = {**CHILD_ENV, "ZARRGPU_MEMORY_LIMIT": "256M"} if limit == "setting" else CHILD_ENV
+    out = tmp_path / "out.npy"
+    cat = run_bounded([zarrgpu_bin, "cat", store, "--select", "0:1,0:4", "--out", out], env=env)
+    assert cat.returncode == 10, cat.stderr
+    assert f"resource exhausted (store 'file://{store}', array '/', chunk '0.0')" in cat.stderr, cat.stderr
+    assert "1099511627520 bytes, more than the memory limit" in cat.stderr, cat.stderr
+    if limit == "setting":
+        assert "memory limit of 268435456 bytes (set by memory_limit (ZARRGPU_MEMORY_LIMIT))" in cat.stderr
+    assert not out.exists()
+    dst = tmp_path / "dst.zarr"
+    convert = run_bounded([zarrgpu_bin, "convert", store, dst, "--quiet", "--no-fsync"], env=env)
+    assert convert.returncode == 10, convert.stderr
+    assert "resource exhausted" in convert.stderr and str(store) in convert.stderr, convert.stderr
+    assert not dst.exists()
+    assert "10  resource exhausted" in run_bounded([zarrgpu_bin, "--help"]).stdout
+    # Missing chunks read as their fill value, with nothing decoded.
+    fill = run_bounded([zarrgpu_bin, "cat", store, "--select", "40,0:4", "--out", out], env=env)
+    assert fill.returncode == 0, fill.stderr
+    assert np.load(out).tolist() == [0.0] * 4
+    setting = "zarrgpu.set_config(memory_limit=256 << 20)" if limit == "setting" else ""
+    got = run_python(f"""
+        {setting}
+        a = zarrgpu.open({str(store)!r})
+        try:
+            a[0:1, 0:4]
+        except MemoryError as e:
+            assert isinstance(e, zarrgpu.ResourceExhaustedError), type(e)
+            raise
+    """)
+    assert got["error"] == "ResourceExhaustedError", got
+    assert got["chunk_key"] == "0.0" and got["array"] == "" and got["store"] == f"file://{store}", got
+
+
+def test_python_selection_beyond_the_memory_limit_is_refused_before_numpy_allocates(tmp_path):
+    store = v3_array(tmp_path / "a", [4 << 20], [1 << 20], fill=3)
+    got = run_python(f"""
+        a = zarrgpu.open({str(store)!r})
+        with zarrgpu.configured(memory_limit=1 << 20):
+            assert a[0:1 << 20].sum() == 3 << 20
+            a[0:(1 << 20) + 1]
+    """)
+    assert got.get("error") == "ResourceExhaustedError", got
+    assert "the selection [0:1048577:1] of uint8 needs 1048577 bytes, more than the memory limit of 1048576" in \
+        got["message"], got
+    assert got["store"].endswith(str(store)), got
 
 
 def test_huge_uint8_array_reads_fill_without_allocating(tmp_path, zarrgpu_bin):
@@ -471,18 +567,8 @@ def test_convert_of_an_empty_array_of_2_61_elements_ends(tmp_path, zarrgpu_bin):
 
 # ---- concurrent shard rewrite -------------------------------------------------------------------
 
-WRITER = """
-import os, sys, time
-shard, a, b, seconds = sys.argv[1], open(sys.argv[2], "rb").read(), open(sys.argv[3], "rb").read(), float(sys.argv[4])
-end = time.monotonic() + seconds
-i = 0
-while time.monotonic() < end:
-    tmp = shard + ".w" + str(i % 2)
-    with open(tmp, "wb") as f:
-        f.write(a if i % 2 else b)
-    os.replace(tmp, shard)
-    i += 1
-"""
+# The writer, run as its own process (shared with the probe in fuzz/hostile).
+SHARD_REWRITER = Path(__file__).resolve().parents[2] / "fuzz" / "hostile" / "shard_rewriter.py"
 
 
 def test_readers_see_one_version_of_a_shard_rewritten_by_another_process(tmp_path):
@@ -494,7 +580,7 @@ def test_readers_see_one_version_of_a_shard_rewritten_by_another_process(tmp_pat
         versions.append((store / "c" / "0").read_bytes())
     (tmp_path / "A").write_bytes(versions[0])
     (tmp_path / "B").write_bytes(versions[1])
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(store / "c" / "0"), str(tmp_path / "A"),
+    writer = subprocess.Popen([sys.executable, str(SHARD_REWRITER), str(store / "c" / "0"), str(tmp_path / "A"),
                                str(tmp_path / "B"), "6"])
     try:
         a = zarrgpu.open(store)

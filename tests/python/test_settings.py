@@ -26,13 +26,14 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess:
 def test_defaults():
     c = zarrgpu.Config(**{**zarrgpu.config().__dict__})
     assert set(c.__dict__) == {"threads", "io", "zstd_decoder", "readahead_bytes", "staging_bytes",
-                               "staging_slots", "scratch_bytes", "read_piece_bytes", "keep_device_buffers"}
+                               "staging_slots", "scratch_bytes", "read_piece_bytes", "keep_device_buffers",
+                               "memory_limit"}
     out = _python("import json, dataclasses, zarrgpu; print(json.dumps(dataclasses.asdict(zarrgpu.config())))")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == {
         "threads": 0, "io": "auto", "zstd_decoder": "auto", "readahead_bytes": 256 << 20,
         "staging_bytes": 256 << 20, "staging_slots": 0, "scratch_bytes": 0, "read_piece_bytes": 4 << 20,
-        "keep_device_buffers": True,
+        "keep_device_buffers": True, "memory_limit": 0,
     }
 
 

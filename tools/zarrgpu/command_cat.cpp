@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "zarrgpu/memory_limit.hpp"
 #include "engine/node_documents.hpp"
 #include "byte_size.hpp"
 #include "cli_args.hpp"
@@ -116,9 +117,16 @@ int run_cat(const std::vector<std::string>& argv) {
     throw e.with_context({loc.path, "", "", store->describe()});
   }
   auto shape = Selection::result_shape(ranges);
-  std::uint64_t n = 1;
-  for (auto s : shape) n *= s;
-  Bytes data(n * size_of(array.dtype()));
+  std::uint64_t n = size_of(array.dtype());
+  bool wraps = false;
+  for (auto s : shape) wraps = __builtin_mul_overflow(n, s, &n) || wraps;
+  for (auto s : shape) wraps = wraps && s != 0;  // an empty dimension empties the selection
+  if (wraps)
+    throw Error(ErrorKind::invalid_argument, "the selection [" + sel.to_string() + "] holds more than 2^64 bytes",
+                {loc.path, "", "", store->describe()});
+  check_allocation(n, "the selection [" + sel.to_string() + "] of " + describe(array.dtype()),
+                   {loc.path, "", "", store->describe()});
+  Bytes data(n);
   if (device.kind == Device::Kind::cpu) array.read(sel, data.span());
   else read_through_cuda(array, sel, device, data.span());
   const bool to_stdout = *out == "-";

@@ -35,6 +35,7 @@ _CLASSES = {
     "io": _errors.StorageError,
     "device": _errors.DeviceError,
     "internal": _errors.InternalError,
+    "resource_exhausted": _errors.ResourceExhaustedError,
 }
 
 
