@@ -10,6 +10,8 @@
 // directory. Writes and erases never pass through a symbolic link
 // (beneath_root.hpp), and reads refuse FIFOs, sockets and devices rather than
 // block on them.
+// Reads into device memory go through cuFile (GPUDirect Storage) when the
+// configuration and the machine allow it (device_reader.hpp).
 // Hints become page-cache read-ahead on a background thread
 // (page_cache_readahead.hpp), and reads of 1 MiB or more tell the kernel they
 // are sequential, unless ZARRGPU_READAHEAD=0.
@@ -30,6 +32,8 @@
 #include "engine/thread_pool.hpp"
 #include "store/beneath_root.hpp"
 #include "store/byte_range.hpp"
+#include "store/cufile.hpp"
+#include "store/device_reader.hpp"
 #include "store/page_cache_readahead.hpp"
 #include "store/readahead_window.hpp"
 #include "store/reusing_read.hpp"
@@ -45,7 +49,7 @@ namespace fs = std::filesystem;
 // Temporary files carry this marker so that list() can hide them.
 constexpr std::string_view kTempMarker = ".zarrgpu-tmp.";
 
-class LocalStore final : public Store, public ValueOpener, public ReusingReader, public Prefetcher {
+class LocalStore final : public Store, public ValueOpener, public ReusingReader, public Prefetcher, public DeviceReader {
  public:
   LocalStore(fs::path root, WriteSync sync)
       : root_(std::move(root)), url_("file://" + root_.string()), sequential_advice_(readahead_bytes() > 0),
@@ -192,6 +196,29 @@ class LocalStore final : public Store, public ValueOpener, public ReusingReader,
   }
 
   std::string describe() const override { return url_; }
+
+  DeviceReadPath device_read_path(IoMode request) override {
+    if (request == IoMode::posix) return {IoPath::posix, "posix pread into the pinned ring"};
+    if (request == IoMode::auto_ && !CuFile::nvidia_fs_present()) {
+      // auto takes posix unless true GDS is there: do not even open cuFile
+      // (its driver state and bounce buffers would live until exit for nothing).
+      return {IoPath::posix,
+              "posix pread into the pinned ring (no nvidia-fs driver: cuFile would only run in compatibility mode)"};
+    }
+    const CuFile& lib = CuFile::instance();
+    DeviceReadPath p{resolve_io_path(request, lib.available(), lib.true_gds(), true), lib.why()};
+    if (p.path == IoPath::posix && request == IoMode::auto_ && lib.available())
+      p.why += "; posix is faster than cuFile compatibility mode";
+    return p;
+  }
+
+  void read_into_device(std::span<const DeviceReadInto> reads) override {
+    for (const DeviceReadInto& r : reads) {
+      check_key(r.key, url_);
+      CuFile::File f(CuFile::instance(), path_of(r.key).string());
+      f.read(r.device, r.length, r.offset);
+    }
+  }
 
  private:
   fs::path path_of(std::string_view key) const { return root_ / fs::path(std::string(key)); }

@@ -10,8 +10,8 @@
 
 #include "core/config_environment.hpp"
 #include "engine/device_read/decoder_choice.hpp"
-#include "gpu/io_path.hpp"
 #include "gpu/staging_config.hpp"
+#include "store/device_reader.hpp"
 #include "store/readahead_window.hpp"
 #include "zarrgpu/config.hpp"
 #include "zarrgpu/error.hpp"
@@ -162,7 +162,7 @@ TEST_F(ConfigTest, TheLibraryTakesItsSettingsFromIt) {
   c.readahead_bytes = 3 << 20;
   set_config(c);
   EXPECT_EQ(store::readahead_bytes(), 3u << 20);
-  EXPECT_EQ(gpu::io_request(), IoMode::gds);
+  EXPECT_EQ(store::io_request(), IoMode::gds);
   EXPECT_EQ(engine::device_read::zstd_request(), DecoderChoice::cpu);
 }
 

@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include "gpu/io_path.hpp"
 #include "gpu/staging_config.hpp"
 #include "zarrgpu/error.hpp"
 
@@ -47,19 +46,6 @@ TEST(StagingConfig, TakesTheConfiguration) {
   EXPECT_EQ(c.read_piece_bytes, 4u << 20);
   settings.read_piece_bytes = 300;
   EXPECT_EQ(StagingConfig::from(settings).read_piece_bytes, 300u);
-}
-
-TEST(IoPath, ResolvesRequests) {
-  // auto: GDS only when it is real; compatibility mode loses to the pinned ring.
-  EXPECT_EQ(resolve_io_path(IoRequest::auto_, true, true, true), IoPath::gds);
-  EXPECT_EQ(resolve_io_path(IoRequest::auto_, true, false, true), IoPath::posix);
-  EXPECT_EQ(resolve_io_path(IoRequest::gds, true, false, true), IoPath::gds_compat);
-  EXPECT_EQ(resolve_io_path(IoRequest::gds_compat, true, true, true), IoPath::gds_compat);
-  EXPECT_EQ(resolve_io_path(IoRequest::posix, true, true, true), IoPath::posix);
-  // no cuFile, or not a local directory: posix whatever was asked.
-  EXPECT_EQ(resolve_io_path(IoRequest::gds, false, false, true), IoPath::posix);
-  EXPECT_EQ(resolve_io_path(IoRequest::gds, true, true, false), IoPath::posix);
-  EXPECT_STREQ(to_string(IoPath::gds_compat), "gds-compat");
 }
 
 }  // namespace

@@ -14,9 +14,8 @@
 #include "engine/device_read/item_source.hpp"
 #include "engine/device_read/pipeline_resources.hpp"
 #include "engine/thread_pool.hpp"
-#include "gpu/cufile.hpp"
-#include "gpu/io_path.hpp"
 #include "gpu/place.hpp"
+#include "store/device_reader.hpp"
 #include "store/readahead_window.hpp"
 #include "zarrgpu/config.hpp"
 
@@ -28,14 +27,6 @@ using Clock = std::chrono::steady_clock;
 using Mode = DeviceChain::Mode;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// The local directory behind a store ("file:///path"), for cuFile.
-std::optional<std::string> local_root(const Store& store) {
-  const std::string d = store.describe();
-  constexpr std::string_view file = "file://";
-  if (d.compare(0, file.size(), file) != 0) return std::nullopt;
-  return d.substr(file.size());
-}
 
 // Total memory of a GPU (0 when CUDA cannot say): sizes the staging
 // defaults. Asked once per device (a read of two frames takes ~14 ms).
@@ -143,7 +134,7 @@ class Reader {
   // flight than one batch's reads. Not for cuFile reads, which bypass the
   // page cache.
   void hint_ahead(const std::deque<ReadItem>& pending) {
-    if (hints_off_ || readahead_bytes_ == 0 || io_ != gpu::IoPath::posix) return;
+    if (hints_off_ || readahead_bytes_ == 0 || io_ != store::IoPath::posix) return;
     std::uint64_t ahead = 0;
     std::vector<ReadRequest> requests;
     for (std::size_t i = 0; i < pending.size() && ahead < readahead_bytes_; ++i) {
@@ -158,32 +149,24 @@ class Reader {
   }
 
   // GPU items of a GPU-mode batch may be read by cuFile; CPU batches use the ring.
-  bool gds_batch() const { return io_ != gpu::IoPath::posix && chain_.mode == Mode::gpu; }
+  bool gds_batch() const { return io_ != store::IoPath::posix && chain_.mode == Mode::gpu; }
   BatchLimits limits() const { return {config_.slot_bytes, config_.scratch_bytes, gds_batch()}; }
 
+  // The store says how its bytes reach the device (store/device_reader.hpp);
+  // batches whose codecs decode on CPU threads read through the ring anyway.
   void choose_io_path() {
-    const gpu::IoRequest request = gpu::io_request();
-    const auto root = local_root(*array_.store());
-    bool cufile_ok = false, true_gds = false;
-    std::string why = "posix pread into the pinned ring";
-    if (request == gpu::IoRequest::auto_ && root && chain_.mode == Mode::gpu && !gpu::CuFile::nvidia_fs_present()) {
-      // auto takes posix unless true GDS is there: do not even open cuFile
-      // (its driver state and bounce buffers would live until exit for nothing).
-      why = "posix pread into the pinned ring (no nvidia-fs driver: cuFile would only run in compatibility mode)";
-    } else if (request != gpu::IoRequest::posix && root && chain_.mode == Mode::gpu) {
-      gpu::CuFile& lib = gpu::CuFile::instance();
-      cufile_ok = lib.available();
-      true_gds = lib.true_gds();
-      why = lib.why();
-    } else if (chain_.mode != Mode::gpu) {
+    std::string why;
+    if (chain_.mode != Mode::gpu) {
+      io_ = store::IoPath::posix;
       why = std::string("posix: codecs decode on CPU threads (") + chain_.mode_name() + " mode)";
+    } else {
+      store::DeviceReadPath p = store::device_read_path(*array_.store(), store::io_request());
+      io_ = p.path;
+      why = std::move(p.why);
     }
-    io_ = gpu::resolve_io_path(request, cufile_ok, true_gds, root.has_value());
-    if (io_ == gpu::IoPath::posix && request == gpu::IoRequest::auto_ && cufile_ok)
-      why += "; posix is faster than cuFile compatibility mode";
-    if (io_ != gpu::IoPath::posix) root_ = *root;
-    if (io_ != gpu::IoPath::posix && switchable_) why += "; batches whose zstd decodes on CPU threads read through posix";
-    stats_.io_path = gpu::to_string(io_);
+    if (io_ != store::IoPath::posix) device_reader_ = dynamic_cast<store::DeviceReader*>(array_.store().get());
+    if (io_ != store::IoPath::posix && switchable_) why += "; batches whose zstd decodes on CPU threads read through posix";
+    stats_.io_path = store::to_string(io_);
     stats_.io_detail = why;
   }
 
@@ -347,8 +330,8 @@ class Reader {
 
   void gds_read(const std::string& key, std::byte* dst, std::uint64_t offset, std::uint64_t length) {
     try {
-      gpu::CuFile::File f(gpu::CuFile::instance(), root_ + "/" + key);
-      f.read(dst, length, offset);
+      const store::DeviceReadInto read{key, offset, length, dst};
+      device_reader_->read_into_device(std::span(&read, 1));
     } catch (const Error& e) {
       throw e.with_context(context(key, ""));
     }
@@ -536,8 +519,8 @@ class Reader {
   unsigned sm_count_ = 0, cpu_threads_ = 0;
   ResourceLease lease_;
   gpu::Vec16 fill_;
-  gpu::IoPath io_ = gpu::IoPath::posix;
-  std::string root_;
+  store::IoPath io_ = store::IoPath::posix;
+  store::DeviceReader* device_reader_ = nullptr;  // the store, when it reads into device memory
   const std::uint64_t readahead_bytes_ = store::readahead_bytes();
   std::size_t hinted_ = 0;  // items at the front of `pending` already hinted
   bool hints_off_ = false;  // the store has no use for hints

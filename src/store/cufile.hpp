@@ -14,7 +14,7 @@
 #include <string>
 #include <sys/types.h>
 
-namespace zarrgpu::gpu {
+namespace zarrgpu::store {
 
 class CuFile {
  public:
@@ -62,4 +62,4 @@ class CuFile {
   std::string why_;
 };
 
-}  // namespace zarrgpu::gpu
+}  // namespace zarrgpu::store

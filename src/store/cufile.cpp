@@ -1,4 +1,4 @@
-#include "gpu/cufile.hpp"
+#include "store/cufile.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 
 #include "zarrgpu/error.hpp"
 
-namespace zarrgpu::gpu {
+namespace zarrgpu::store {
 namespace {
 
 // cufile.h, the subset we use.
@@ -120,4 +120,4 @@ void CuFile::File::read(void* dst, std::size_t bytes, std::uint64_t offset) cons
   }
 }
 
-}  // namespace zarrgpu::gpu
+}  // namespace zarrgpu::store
