@@ -9,6 +9,7 @@
 #include "ipc/cuda_driver.hpp"
 #include "ipc/hex.hpp"
 #include "ipc/shared_memory_impl.hpp"
+#include "zarrgpu/device.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::ipc {
@@ -102,6 +103,10 @@ std::shared_ptr<SharedMemory::Impl> create_device_memory(std::size_t bytes, Devi
 }
 
 std::shared_ptr<SharedMemory::Impl> open_device_memory(const Descriptor& d, int fd) {
+  // Without a usable GPU no UUID can match: say that, as every other device use does,
+  // rather than that this one device is missing.
+  if (!cuda_available())
+    throw Error(ErrorKind::device, "IPC descriptor: device memory, and this process sees no usable CUDA device");
   // The exporter's index may not be ours (CUDA_VISIBLE_DEVICES): go by the UUID.
   const int index = device_with_uuid(d.device_uuid);
   if (index < 0) throw Error(ErrorKind::not_found, "IPC descriptor: no visible CUDA device has UUID " + d.device_uuid);
