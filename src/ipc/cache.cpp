@@ -6,7 +6,8 @@
 
 namespace zarrgpu::ipc {
 
-Cache::Cache(std::uint64_t budget, std::string lease_prefix) : budget_(budget), prefix_(std::move(lease_prefix)) {}
+Cache::Cache(std::uint64_t budget, std::string lease_prefix, std::chrono::milliseconds budget_wait)
+    : budget_(budget), prefix_(std::move(lease_prefix)), budget_wait_(budget_wait) {}
 
 void Cache::touch(const std::string& key) {
   auto it = lru_position_.find(key);
@@ -21,11 +22,7 @@ Lease Cache::grant(const std::shared_ptr<CacheEntry>& entry, std::uint64_t conne
   return l;
 }
 
-void Cache::reserve(std::unique_lock<std::mutex>&, std::uint64_t bytes) {
-  if (bytes > budget_)
-    throw Error(ErrorKind::invalid_argument, "the request needs " + std::to_string(bytes) + " bytes, more than the cache's whole budget of " +
-                                                 std::to_string(budget_));
-  // Evict from the least recently used end; leased and named entries stay.
+void Cache::evict_for(std::uint64_t bytes) {
   for (auto it = lru_.end(); used_ + bytes > budget_ && it != lru_.begin();) {
     --it;
     auto e = entries_.find(*it);
@@ -36,15 +33,41 @@ void Cache::reserve(std::unique_lock<std::mutex>&, std::uint64_t bytes) {
     entries_.erase(e);  // the service's mapping goes; importers keep theirs
     it = lru_.erase(it);
   }
-  if (used_ + bytes > budget_)
-    throw Error(ErrorKind::device, "the cache's budget of " + std::to_string(budget_) + " bytes is full: " + std::to_string(used_) +
-                                       " bytes are leased, named or being read, " + std::to_string(bytes) + " more requested");
+}
+
+bool Cache::others_may_free(std::uint64_t connection) const {
+  if (!making_.empty()) return true;  // a read in progress: its client may release it soon
+  for (const auto& [id, held] : leases_)
+    if (held.connection != connection && !waiting_.count(held.connection)) return true;
+  return false;
+}
+
+void Cache::reserve(std::unique_lock<std::mutex>& lock, std::uint64_t bytes, std::uint64_t connection) {
+  if (bytes > budget_)
+    throw Error(ErrorKind::invalid_argument, "the request needs " + std::to_string(bytes) + " bytes, more than the cache's whole budget of " +
+                                                 std::to_string(budget_));
+  // Leased and named entries stay. Waiting helps only while another connection
+  // that is not itself waiting could release (else all waiters would wait out
+  // the deadline on one another).
+  const auto deadline = std::chrono::steady_clock::now() + budget_wait_;
+  for (bool joined = false;; joined = true) {
+    evict_for(bytes);
+    if (used_ + bytes <= budget_) break;
+    if (!others_may_free(connection) || std::chrono::steady_clock::now() >= deadline)
+      throw Error(ErrorKind::device, "the cache's budget of " + std::to_string(budget_) + " bytes is full: " + std::to_string(used_) +
+                                         " bytes are leased, named or being read, " + std::to_string(bytes) + " more requested");
+    waiting_.insert(connection);
+    // Other waiters re-check once: this connection will not release now.
+    if (!joined) changed_.notify_all();
+    changed_.wait_until(lock, deadline);
+    waiting_.erase(waiting_.find(connection));
+  }
   used_ += bytes;
 }
 
 Lease Cache::make_entry(std::unique_lock<std::mutex>& lock, const std::string& key, std::uint64_t bytes,
                         std::uint64_t connection, bool named, const std::function<CacheEntry()>& make) {
-  reserve(lock, bytes);
+  reserve(lock, bytes, connection);
   making_.insert(key);
   std::shared_ptr<CacheEntry> entry;
   try {
@@ -56,6 +79,7 @@ Lease Cache::make_entry(std::unique_lock<std::mutex>& lock, const std::string& k
     used_ -= bytes;  // the reservation goes back
     making_.erase(key);
     made_.notify_all();
+    changed_.notify_all();
     throw;
   }
   entry->key = key;
@@ -67,6 +91,7 @@ Lease Cache::make_entry(std::unique_lock<std::mutex>& lock, const std::string& k
   lru_position_[key] = lru_.begin();
   making_.erase(key);
   made_.notify_all();
+  changed_.notify_all();
   return grant(entry, connection, false);
 }
 
@@ -120,6 +145,7 @@ void Cache::remove_named(const std::string& key) {
   lru_.erase(lru_position_[key]);
   lru_position_.erase(key);
   entries_.erase(it);
+  changed_.notify_all();
 }
 
 void Cache::release(const std::string& lease, std::uint64_t connection) {
@@ -129,6 +155,7 @@ void Cache::release(const std::string& lease, std::uint64_t connection) {
     throw Error(ErrorKind::not_found, "no lease \"" + lease + "\" on this connection");
   --it->second.entry->leases;
   leases_.erase(it);
+  changed_.notify_all();
 }
 
 void Cache::release_connection(std::uint64_t connection) {
@@ -141,6 +168,7 @@ void Cache::release_connection(std::uint64_t connection) {
       ++it;
     }
   }
+  changed_.notify_all();
 }
 
 CacheStats Cache::stats() const {

@@ -5,6 +5,7 @@
 // a connection's leases end with it. Thread-safe.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -47,14 +48,18 @@ struct CacheStats {
 
 class Cache {
  public:
-  // `lease_prefix` makes lease ids of one service instance unlike another's.
-  Cache(std::uint64_t budget, std::string lease_prefix);
+  // `lease_prefix` makes lease ids of one service instance unlike another's;
+  // `budget_wait`: how long a request waits for other connections to release
+  // the budget before it is refused (see reserve).
+  Cache(std::uint64_t budget, std::string lease_prefix,
+        std::chrono::milliseconds budget_wait = std::chrono::seconds(10));
 
   // Leases the entry under `key`, making it with `make` on a miss (once,
   // however many connections ask at the same time: the others wait for it).
   // `make` gets the bytes reserved for it and runs without the cache's lock.
   // Error(invalid_argument): `bytes` exceeds the whole budget; Error(device):
-  // entries under lease hold too much of it to make room; whatever `make`
+  // entries under lease hold too much of it to make room, and no other
+  // connection released enough within `budget_wait`; whatever `make`
   // throws (the reservation is returned, nothing is cached).
   Lease lease_or_make(const std::string& key, std::uint64_t bytes, std::uint64_t connection,
                       const std::function<CacheEntry()>& make);
@@ -77,8 +82,15 @@ class Cache {
 
  private:
   // Makes room for `bytes` (evicting unleased entries, LRU first) and reserves
-  // it; caller holds the lock.
-  void reserve(std::unique_lock<std::mutex>& lock, std::uint64_t bytes);
+  // it; caller holds the lock. While leases and reads of other connections
+  // hold the room, waits (up to budget_wait_) for them to end: many clients
+  // taking short leases share a small budget instead of being refused.
+  void reserve(std::unique_lock<std::mutex>& lock, std::uint64_t bytes, std::uint64_t connection);
+  // Evicts unleased entries, LRU first, until `bytes` more fit or none is left.
+  void evict_for(std::uint64_t bytes);
+  // Whether a connection other than `connection`, not itself waiting for room,
+  // holds a lease or is making an entry: room may yet be freed.
+  bool others_may_free(std::uint64_t connection) const;
   // Reserves, makes (unlocked) and inserts an entry leased to `connection`.
   Lease make_entry(std::unique_lock<std::mutex>& lock, const std::string& key, std::uint64_t bytes,
                    std::uint64_t connection, bool named, const std::function<CacheEntry()>& make);
@@ -87,8 +99,11 @@ class Cache {
 
   const std::uint64_t budget_;
   const std::string prefix_;
+  const std::chrono::milliseconds budget_wait_;
   mutable std::mutex mutex_;
   std::condition_variable made_;   // an entry in making_ finished (or failed)
+  std::condition_variable changed_;  // leases, reads or waiters changed: room may be free
+  std::multiset<std::uint64_t> waiting_;  // connections waiting in reserve
   std::map<std::string, std::shared_ptr<CacheEntry>> entries_;
   std::list<std::string> lru_;     // front: most recently used
   std::map<std::string, std::list<std::string>::iterator> lru_position_;

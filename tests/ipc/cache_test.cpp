@@ -1,6 +1,7 @@
 // The cache's accounting: LRU eviction within the budget, leases that pin
 // entries, named arrays, a failed make returning its reservation, and one
-// make for concurrent requests of the same key.
+// make for concurrent requests of the same key, and requests that wait for
+// another connection's release rather than being refused a full budget.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -21,6 +22,9 @@ CacheEntry host_entry(std::uint64_t bytes) {
   return e;
 }
 
+// Long enough for nothing: the tests of a full budget that others hold.
+constexpr std::chrono::milliseconds kShortWait{20};
+
 ErrorKind kind_of(const std::function<void()>& f) {
   try {
     f();
@@ -31,7 +35,7 @@ ErrorKind kind_of(const std::function<void()>& f) {
 }
 
 TEST(IpcCache, EvictsLeastRecentlyUsedUnleasedEntries) {
-  Cache c(300, "t");
+  Cache c(300, "t", kShortWait);
   auto make = [] { return host_entry(100); };
   Lease a = c.lease_or_make("a", 100, 1, make);
   Lease b = c.lease_or_make("b", 100, 1, make);
@@ -57,7 +61,7 @@ TEST(IpcCache, EvictsLeastRecentlyUsedUnleasedEntries) {
 }
 
 TEST(IpcCache, LeasedEntriesKeepTheirMemory) {
-  Cache c(100, "t");
+  Cache c(100, "t", kShortWait);
   Lease a = c.lease_or_make("a", 100, 1, [] { return host_entry(100); });
   static_cast<std::uint8_t*>(a.entry->memory.data())[0] = 42;
   EXPECT_EQ(kind_of([&] { c.lease_or_make("b", 100, 2, [] { return host_entry(100); }); }), ErrorKind::device);
@@ -66,6 +70,44 @@ TEST(IpcCache, LeasedEntriesKeepTheirMemory) {
   c.release(a.id, 1);
   EXPECT_EQ(kind_of([&] { c.release(a.id, 1); }), ErrorKind::not_found);  // released once only
   EXPECT_FALSE(c.lease_or_make("b", 100, 2, [] { return host_entry(100); }).hit);
+}
+
+TEST(IpcCache, AFullBudgetWaitsForAnotherConnectionsRelease) {
+  Cache c(100, "t", std::chrono::seconds(30));
+  Lease a = c.lease_or_make("a", 100, 1, [] { return host_entry(100); });
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    c.release(a.id, 1);
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  Lease b = c.lease_or_make("b", 100, 2, [] { return host_entry(100); });  // waits, then evicts a
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  releaser.join();
+  EXPECT_FALSE(b.hit);
+  EXPECT_GE(waited, std::chrono::milliseconds(90));
+  EXPECT_LT(waited, std::chrono::seconds(20));
+  EXPECT_EQ(c.stats().evictions, 1u);
+}
+
+TEST(IpcCache, WaitersHoldingLeasesDoNotWaitOnEachOther) {
+  Cache c(200, "t", std::chrono::seconds(30));
+  Lease a = c.lease_or_make("a", 100, 1, [] { return host_entry(100); });
+  Lease b = c.lease_or_make("b", 100, 2, [] { return host_entry(100); });
+  std::atomic<bool> first_served{false};
+  std::thread first([&] {  // connection 1 waits: connection 2 may release
+    c.lease_or_make("c", 100, 1, [] { return host_entry(100); });
+    first_served = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Connection 1 waits and holds a lease: none but connection 2 could free
+  // room, so connection 2 is refused at once, not after the 30 s.
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(kind_of([&] { c.lease_or_make("d", 100, 2, [] { return host_entry(100); }); }), ErrorKind::device);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  EXPECT_FALSE(first_served.load());
+  c.release_connection(2);  // connection 2 gives up its lease: connection 1 goes on
+  first.join();
+  EXPECT_TRUE(first_served.load());
 }
 
 TEST(IpcCache, FailedMakeReturnsItsReservation) {

@@ -6,13 +6,17 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char** environ;
 
 #include "ipc/unix_socket.hpp"
 
@@ -50,9 +54,11 @@ TEST(IpcDeviceMemory, WithoutCudaEveryUseIsADeviceError) {
 }  // namespace zarrgpu::ipc
 
 // ---- on a GPU: another process exports, this one imports -----------------
-// CUDA forbids opening a handle in the process that exported it, and a forked
-// child must not inherit a CUDA context: the child forks before either side
-// touches CUDA (ctest runs each test in a process of its own).
+// CUDA forbids opening a handle in the process that exported it, and CUDA is
+// unusable in a child forked after the parent initialised it (the GPU-present
+// check does): the exporter is a fresh process, this test binary re-executed
+// (fork then exec at once) to run only the disabled exporter test below, with
+// its socket named by an environment variable.
 
 namespace zarrgpu::ipc {
 namespace {
@@ -79,18 +85,49 @@ namespace {
   _exit(status);
 }
 
+constexpr const char* kExporterVariable = "ZARRGPU_TEST_IPC_EXPORTER";  // "<socket fd> <vmm 0|1>"
+
+// Runs only when re-executed by the test below (disabled tests never run otherwise).
+TEST(DISABLED_IpcDeviceMemoryExporter, ExportsForTheParent) {
+  const char* spec = std::getenv(kExporterVariable);
+  if (!spec) GTEST_SKIP() << "runs only as the exporter of IpcDeviceMemoryAcrossProcesses";
+  int socket = -1, vmm = 0;
+  ASSERT_EQ(std::sscanf(spec, "%d %d", &socket, &vmm), 2) << spec;
+  export_child(socket, vmm != 0);
+}
+
+// Starts this binary afresh as the exporter, holding `socket` (made
+// inheritable in the child only); every string is built before the fork, so
+// the child between fork and exec calls async-signal-safe functions only.
+pid_t spawn_exporter(int socket, bool vmm) {
+  std::vector<std::string> strings = {"/proc/self/exe", "--gtest_also_run_disabled_tests",
+                                      "--gtest_filter=DISABLED_IpcDeviceMemoryExporter.ExportsForTheParent",
+                                      std::string(kExporterVariable) + "=" + std::to_string(socket) + (vmm ? " 1" : " 0")};
+  std::vector<char*> argv, envp;
+  for (int i = 0; i < 3; ++i) argv.push_back(strings[i].data());
+  argv.push_back(nullptr);
+  const std::string prefix = std::string(kExporterVariable) + "=";
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) envp.push_back(*e);
+  envp.push_back(strings[3].data());
+  envp.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (fcntl(socket, F_SETFD, 0) != 0) _exit(126);
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  return pid;
+}
+
 class IpcDeviceMemoryAcrossProcesses : public ::testing::TestWithParam<bool> {};
 
 TEST_P(IpcDeviceMemoryAcrossProcesses, ImportSeesTheExportersValues) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA GPU";
   int sv[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-  const pid_t pid = fork();
+  const pid_t pid = spawn_exporter(sv[1], GetParam());
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    close(sv[0]);
-    export_child(sv[1], GetParam());
-  }
   close(sv[1]);
   FileDescriptor socket(sv[0]);
   std::vector<FileDescriptor> fds;

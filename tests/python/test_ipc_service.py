@@ -1,7 +1,7 @@
 """The cache service (`zarrgpu serve`, docs/ipc.md) in host-memory mode, as CI
 runs it: the socket's directory and modes, reads compared with zarr-python,
 hits, LRU eviction within the budget, leases that keep memory in place,
-named arrays, clients and the service killed at random points (no lease, fd
+64 concurrent clients sharing a small budget all served, named arrays, clients and the service killed at random points (no lease, fd
 or mapping left behind, no client reading freed memory), and bad requests
 answered to their sender only."""
 
@@ -15,6 +15,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -147,6 +148,46 @@ def test_lru_evicts_unleased_entries_and_never_leased_ones(zarrgpu_bin, tmp_path
             with pytest.raises(zarrgpu.InvalidArgumentError, match="whole budget"):
                 c.read(path, "x")  # 8000 bytes > 5000: no eviction could help
             assert c.stats()["leases"] == 2
+    finally:
+        svc.kill(signal.SIGTERM)
+
+
+def test_64_concurrent_clients_sharing_a_small_budget_are_all_served(zarrgpu_bin, tmp_path, store):
+    # Issue 38's goal. 64 connections at once, each leasing single rows (misses
+    # mostly: the 2000-byte budget holds 10 of the 200-byte rows) and holding
+    # each lease briefly: a full budget under other clients' short leases is a
+    # wait for their release, never an error.
+    path, data = store
+    svc = make_service(zarrgpu_bin, tmp_path, "2000")
+    clients, requests = 64, 10
+    start = threading.Barrier(clients)
+    failures, served = [], []
+
+    def client(index: int) -> None:
+        try:
+            start.wait(60)
+            with ipc.CacheClient(svc.socket_path, timeout=60) as c:
+                for k in range(requests):
+                    row = (index * 7 + k * 13) % ROWS
+                    with c.read(path, "x", f"{row}:{row + 1}") as lease:
+                        assert (np.asarray(lease) == data[row:row + 1]).all()
+                        time.sleep(0.002)  # the client uses the data a moment
+                    served.append(row)
+        except Exception as e:  # noqa: BLE001 - every failure is reported below
+            failures.append(f"client {index}: {type(e).__name__}: {e}")
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(300)
+        assert not failures, failures[:5]
+        assert len(served) == clients * requests
+        with ipc.CacheClient(svc.socket_path) as c:
+            s = c.stats()
+            assert s["leases"] == 0 and s["bytes"] <= 2000
+        assert svc.alive()
     finally:
         svc.kill(signal.SIGTERM)
 
