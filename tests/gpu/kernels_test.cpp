@@ -10,18 +10,21 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gpu/byte_swap.hpp"
-#include "gpu/delta.hpp"
+#include "codec/array_to_array/numcodecs/delta_kernel.hpp"
+#include "codec/array_to_bytes/bytes/byte_swap_kernel.hpp"
+#include "codec/bytes_to_bytes/numcodecs/shuffle_kernel.hpp"
 #include "gpu/cuda_buffer.hpp"
 #include "gpu/fill.hpp"
 #include "gpu/place.hpp"
-#include "gpu/shuffle.hpp"
 #include "gpu/stream.hpp"
 #include "zarrgpu/device.hpp"
 #include "zarrgpu/error.hpp"
 
 namespace zarrgpu::gpu {
 namespace {
+
+using codec::DeviceArrayItem;
+using codec::DeviceBytesItem;
 
 class Kernels : public ::testing::Test {
  protected:
@@ -161,7 +164,7 @@ TEST_F(Kernels, ByteSwapComponents) {
     const std::uint64_t n = 777;
     auto data = random_bytes(rng, (n + 1) * c.es);
     DeviceBuffer d = upload(data);
-    byte_swap(d.data() + c.es, n, c.es, c.component, stream().get());  // an offset start: head/tail paths
+    codec::byte_swap_async(d.data() + c.es, n, c.es, c.component, stream().get());  // an offset start: head/tail paths
     stream().synchronize();
     auto expect = data;
     for (std::uint64_t i = 1; i <= n; ++i)
@@ -173,7 +176,7 @@ TEST_F(Kernels, ByteSwapComponents) {
 
 TEST_F(Kernels, UnshuffleMatchesNumcodecs) {
   for (unsigned es : {1u, 2u, 4u, 8u, 3u}) {
-    std::vector<ShuffleItem> items;
+    std::vector<DeviceBytesItem> items;
     std::vector<std::byte> src, expect;
     std::uint64_t at = 0;
     for (std::uint64_t bytes : {std::uint64_t{4096}, std::uint64_t{1001}, std::uint64_t{es}, std::uint64_t{0}}) {
@@ -183,13 +186,14 @@ TEST_F(Kernels, UnshuffleMatchesNumcodecs) {
       for (std::uint64_t i = 0; i < count; ++i)
         for (unsigned j = 0; j < es; ++j) e[i * es + j] = s[j * count + i];
       for (std::uint64_t i = count * es; i < bytes; ++i) e[i] = s[i];
-      items.push_back(ShuffleItem{at, at, bytes});
+      items.push_back(DeviceBytesItem{at, at, bytes});
       src.insert(src.end(), s.begin(), s.end());
       expect.insert(expect.end(), e.begin(), e.end());
       at += bytes;
     }
     DeviceBuffer d_items = upload(items), d_src = upload(src), d_dst(std::max<std::size_t>(src.size(), 1));
-    unshuffle(d_items.as<ShuffleItem>(), static_cast<std::uint32_t>(items.size()), 4096, d_src.data(), d_dst.data(), es, stream().get());
+    codec::unshuffle_async(d_items.as<DeviceBytesItem>(), static_cast<std::uint32_t>(items.size()), 4096,
+                           d_src.data(), d_dst.data(), es, stream().get());
     stream().synchronize();
     EXPECT_EQ(download(d_dst, src.size()), expect) << es;
   }
@@ -197,10 +201,10 @@ TEST_F(Kernels, UnshuffleMatchesNumcodecs) {
 
 template <class T>
 void delta_case(Kernels&, std::mt19937_64& rng, Stream& stream, bool swap) {
-  std::vector<DeltaItem> items;
+  std::vector<DeviceArrayItem> items;
   std::vector<T> data, expect;
   for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2047}, std::uint64_t{2048}, std::uint64_t{5000}, std::uint64_t{0}}) {
-    items.push_back(DeltaItem{data.size() * sizeof(T), n});
+    items.push_back(DeviceArrayItem{data.size() * sizeof(T), n});
     T acc = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
       const T d = static_cast<T>(rng());
@@ -214,11 +218,12 @@ void delta_case(Kernels&, std::mt19937_64& rng, Stream& stream, bool swap) {
       data.push_back(stored);
     }
   }
-  DeviceBuffer d_items(items.size() * sizeof(DeltaItem)), d_data(std::max<std::size_t>(data.size() * sizeof(T), 1));
-  ZARRGPU_CUDA_CHECK(cudaMemcpy(d_items.data(), items.data(), items.size() * sizeof(DeltaItem), cudaMemcpyHostToDevice));
+  const std::size_t item_bytes = items.size() * sizeof(DeviceArrayItem);
+  DeviceBuffer d_items(item_bytes), d_data(std::max<std::size_t>(data.size() * sizeof(T), 1));
+  ZARRGPU_CUDA_CHECK(cudaMemcpy(d_items.data(), items.data(), item_bytes, cudaMemcpyHostToDevice));
   ZARRGPU_CUDA_CHECK(cudaMemcpy(d_data.data(), data.data(), data.size() * sizeof(T), cudaMemcpyHostToDevice));
-  delta_decode(d_items.as<DeltaItem>(), static_cast<std::uint32_t>(items.size()), d_data.data(), sizeof(T),
-               swap ? sizeof(T) : 0, stream.get());
+  codec::delta_decode_async(d_items.as<DeviceArrayItem>(), static_cast<std::uint32_t>(items.size()), d_data.data(),
+                            sizeof(T), swap ? sizeof(T) : 0, stream.get());
   stream.synchronize();
   std::vector<T> got(data.size());
   ZARRGPU_CUDA_CHECK(cudaMemcpy(got.data(), d_data.data(), got.size() * sizeof(T), cudaMemcpyDeviceToHost));

@@ -1,28 +1,20 @@
 #include "codec/array_to_array/numcodecs/delta_device_step.hpp"
 
-#include <cstddef>
-
 #include "zarrgpu/error.hpp"
 
 #if defined(ZARRGPU_HAVE_CUDA)
-#include "gpu/delta.hpp"
+#include "codec/array_to_array/numcodecs/delta_kernel.hpp"
 #endif
 
 namespace zarrgpu::codec {
 namespace {
-
-#if defined(ZARRGPU_HAVE_CUDA)
-static_assert(sizeof(gpu::DeltaItem) == sizeof(DeviceArrayItem) &&
-              offsetof(gpu::DeltaItem, offset) == offsetof(DeviceArrayItem, offset) &&
-              offsetof(gpu::DeltaItem, elements) == offsetof(DeviceArrayItem, elements));
-#endif
 
 class IntegerDeltaDeviceStep final : public DeviceArrayStep {
  public:
   void decode_async(const DeviceArrayItem* items, std::uint32_t num_items, std::byte* data, unsigned element_size,
                     unsigned load_swap, DeviceStream stream) const override {
 #if defined(ZARRGPU_HAVE_CUDA)
-    gpu::delta_decode(reinterpret_cast<const gpu::DeltaItem*>(items), num_items, data, element_size, load_swap, stream);
+    delta_decode_async(items, num_items, data, element_size, load_swap, stream);
 #else
     (void)items, (void)num_items, (void)data, (void)element_size, (void)load_swap, (void)stream;
     throw Error(ErrorKind::internal, "numcodecs.delta: this build has no GPU decoder (no CUDA)");

@@ -1,5 +1,5 @@
 // The `numcodecs.delta` codec's device form for integers: an in-place
-// prefix sum per chunk on the GPU (gpu/delta.hpp). Its calls throw in a
+// prefix sum per chunk on the GPU (delta_kernel.hpp). Its calls throw in a
 // build without CUDA.
 #pragma once
 

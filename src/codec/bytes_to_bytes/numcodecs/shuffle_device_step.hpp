@@ -1,5 +1,5 @@
 // The `numcodecs.shuffle` codec's device form: byte planes gathered back to
-// element order on the GPU (gpu/shuffle.hpp), for element sizes of 1 to
+// element order on the GPU (shuffle_kernel.hpp), for element sizes of 1 to
 // kMaxElementSize bytes. Its calls throw in a build without CUDA.
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "gpu/delta.hpp"
+#include "codec/array_to_array/numcodecs/delta_kernel.hpp"
 
 #include <algorithm>
 #include <string>
@@ -11,7 +11,7 @@
 #include "gpu/vec16.hpp"
 #include "zarrgpu/error.hpp"
 
-namespace zarrgpu::gpu {
+namespace zarrgpu::codec {
 namespace {
 
 struct DeltaPolicy {
@@ -35,7 +35,7 @@ struct RunningPrefix {
 // each an inclusive block scan seeded with the previous tiles' total.
 template <class T>
 __global__ void __launch_bounds__(DeltaPolicy::kBlockThreads)
-delta_kernel(const DeltaItem* __restrict__ items, std::uint32_t item_offset, std::byte* __restrict__ data, unsigned swap) {
+delta_kernel(const DeviceArrayItem* __restrict__ items, std::uint32_t item_offset, std::byte* __restrict__ data, unsigned swap) {
   constexpr int kThreads = DeltaPolicy::kBlockThreads;
   constexpr int kItems = DeltaPolicy::kItemsPerThread;
   constexpr std::uint64_t kTile = std::uint64_t{kThreads} * kItems;
@@ -48,7 +48,7 @@ delta_kernel(const DeltaItem* __restrict__ items, std::uint32_t item_offset, std
     typename Scan::TempStorage scan;
   } temp;
 
-  const DeltaItem it = items[item_offset + blockIdx.x];
+  const DeviceArrayItem it = items[item_offset + blockIdx.x];
   T* values = reinterpret_cast<T*>(data + it.offset);
   RunningPrefix<T> prefix{T(0)};
   for (std::uint64_t base = 0; base < it.elements; base += kTile) {
@@ -57,7 +57,7 @@ delta_kernel(const DeltaItem* __restrict__ items, std::uint32_t item_offset, std
     T v[kItems];
     Load(temp.load).Load(values + base, v, valid, T(0));
 #pragma unroll
-    for (int i = 0; i < kItems; ++i) v[i] = swap_components(v[i], swap);
+    for (int i = 0; i < kItems; ++i) v[i] = gpu::swap_components(v[i], swap);
     __syncthreads();
     Scan(temp.scan).InclusiveSum(v, v, prefix);
     __syncthreads();
@@ -67,7 +67,7 @@ delta_kernel(const DeltaItem* __restrict__ items, std::uint32_t item_offset, std
 }
 
 template <class T>
-void dispatch(const DeltaItem* items, std::uint32_t n, std::byte* data, unsigned swap, cudaStream_t stream) {
+void dispatch(const DeviceArrayItem* items, std::uint32_t n, std::byte* data, unsigned swap, DeviceStream stream) {
   for (std::uint32_t first = 0; first < n; first += std::min<std::uint32_t>(n - first, DeltaPolicy::kMaxItemsPerLaunch)) {
     const unsigned blocks = std::min<std::uint32_t>(n - first, DeltaPolicy::kMaxItemsPerLaunch);
     delta_kernel<T><<<blocks, DeltaPolicy::kBlockThreads, 0, stream>>>(items, first, data, swap);
@@ -77,8 +77,8 @@ void dispatch(const DeltaItem* items, std::uint32_t n, std::byte* data, unsigned
 
 }  // namespace
 
-void delta_decode(const DeltaItem* items, std::uint32_t num_items, std::byte* data, unsigned element_size,
-                  unsigned swap, cudaStream_t stream) {
+void delta_decode_async(const DeviceArrayItem* items, std::uint32_t num_items, std::byte* data, unsigned element_size,
+                        unsigned swap, DeviceStream stream) {
   if (num_items == 0) return;
   switch (element_size) {
     case 1: return dispatch<std::uint8_t>(items, num_items, data, swap, stream);
@@ -90,4 +90,4 @@ void delta_decode(const DeltaItem* items, std::uint32_t num_items, std::byte* da
   }
 }
 
-}  // namespace zarrgpu::gpu
+}  // namespace zarrgpu::codec

@@ -1,4 +1,5 @@
-// numcodecs Delta decode, batched and in place: each item is a chunk of
+// The `numcodecs.delta` codec's GPU kernel (its device form is
+// delta_device_step.hpp), batched and in place: each item is a chunk of
 // integers, stored as first value then differences, wrapping in the type's
 // width; decoding is an inclusive prefix sum over the chunk in C order.
 // Integers only: their wrapping sums are associative, so a parallel scan
@@ -9,19 +10,15 @@
 // big-endian order), so the chunk is touched once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
-#include <cuda_runtime_api.h>
+#include "codec/device_decoder.hpp"
 
-namespace zarrgpu::gpu {
+namespace zarrgpu::codec {
 
-struct DeltaItem {
-  std::uint64_t offset = 0;    // bytes into data
-  std::uint64_t elements = 0;
-};
+// `items` in device memory. element_size 1, 2, 4 or 8. Built only with CUDA.
+void delta_decode_async(const DeviceArrayItem* items, std::uint32_t num_items, std::byte* data, unsigned element_size,
+                        unsigned swap, DeviceStream stream);
 
-// `items` in device memory. element_size 1, 2, 4 or 8.
-void delta_decode(const DeltaItem* items, std::uint32_t num_items, std::byte* data, unsigned element_size,
-                  unsigned swap, cudaStream_t stream);
-
-}  // namespace zarrgpu::gpu
+}  // namespace zarrgpu::codec

@@ -1,4 +1,4 @@
-#include "gpu/byte_swap.hpp"
+#include "codec/array_to_bytes/bytes/byte_swap_kernel.hpp"
 
 #include <algorithm>
 #include <string>
@@ -7,8 +7,15 @@
 #include "gpu/vector_access.cuh"
 #include "zarrgpu/error.hpp"
 
-namespace zarrgpu::gpu {
+namespace zarrgpu::codec {
 namespace {
+
+using gpu::load16;
+using gpu::load_element;
+using gpu::store16;
+using gpu::store_element;
+using gpu::swap_components;
+using gpu::Vec16;
 
 struct ByteSwapPolicy {
   static constexpr int kBlockThreads = 256;
@@ -30,7 +37,7 @@ byte_swap_kernel(T* __restrict__ data, std::uint64_t elements, std::uint64_t hea
 }
 
 template <class T>
-void dispatch(std::byte* data, std::uint64_t elements, unsigned component, cudaStream_t stream) {
+void dispatch(std::byte* data, std::uint64_t elements, unsigned component, DeviceStream stream) {
   const auto addr = reinterpret_cast<std::uintptr_t>(data);
   const std::uint64_t head = std::min<std::uint64_t>(((16 - addr % 16) % 16) / sizeof(T), elements);
   const std::uint64_t vectors = (elements - head) * sizeof(T) / 16;
@@ -43,7 +50,8 @@ void dispatch(std::byte* data, std::uint64_t elements, unsigned component, cudaS
 
 }  // namespace
 
-void byte_swap(std::byte* data, std::uint64_t elements, unsigned element_size, unsigned component, cudaStream_t stream) {
+void byte_swap_async(std::byte* data, std::uint64_t elements, unsigned element_size, unsigned component,
+                     DeviceStream stream) {
   if (elements == 0 || component <= 1) return;
   if (component > 8 || element_size % component != 0)
     throw Error(ErrorKind::unsupported, "byte_swap: component of " + std::to_string(component) +
@@ -58,4 +66,4 @@ void byte_swap(std::byte* data, std::uint64_t elements, unsigned element_size, u
   }
 }
 
-}  // namespace zarrgpu::gpu
+}  // namespace zarrgpu::codec

@@ -1,10 +1,10 @@
-#include "gpu/shuffle.hpp"
+#include "codec/bytes_to_bytes/numcodecs/shuffle_kernel.hpp"
 
 #include <algorithm>
 
 #include "gpu/cuda_check.hpp"
 
-namespace zarrgpu::gpu {
+namespace zarrgpu::codec {
 namespace {
 
 struct ShufflePolicy {
@@ -16,9 +16,9 @@ struct ShufflePolicy {
 // One thread per element: the loads of byte plane j are coalesced across the
 // warp (consecutive i); the element's bytes are stored together.
 __global__ void __launch_bounds__(ShufflePolicy::kBlockThreads)
-unshuffle_kernel(const ShuffleItem* __restrict__ items, std::uint32_t item_offset, const std::byte* __restrict__ src,
+unshuffle_kernel(const DeviceBytesItem* __restrict__ items, std::uint32_t item_offset, const std::byte* __restrict__ src,
                  std::byte* __restrict__ dst, unsigned elementsize) {
-  const ShuffleItem it = items[item_offset + blockIdx.y];
+  const DeviceBytesItem it = items[item_offset + blockIdx.y];
   const std::byte* s = src + it.src_offset;
   std::byte* d = dst + it.dst_offset;
   const std::uint64_t count = it.bytes / elementsize;
@@ -32,8 +32,8 @@ unshuffle_kernel(const ShuffleItem* __restrict__ items, std::uint32_t item_offse
 
 }  // namespace
 
-void unshuffle(const ShuffleItem* items, std::uint32_t num_items, std::uint64_t max_item_bytes,
-               const std::byte* src, std::byte* dst, unsigned elementsize, cudaStream_t stream) {
+void unshuffle_async(const DeviceBytesItem* items, std::uint32_t num_items, std::uint64_t max_item_bytes,
+                     const std::byte* src, std::byte* dst, unsigned elementsize, DeviceStream stream) {
   if (num_items == 0) return;
   elementsize = std::max(elementsize, 1u);
   const std::uint64_t per_item = std::max<std::uint64_t>(max_item_bytes / elementsize, 1);
@@ -46,4 +46,4 @@ void unshuffle(const ShuffleItem* items, std::uint32_t num_items, std::uint64_t 
   }
 }
 
-}  // namespace zarrgpu::gpu
+}  // namespace zarrgpu::codec
