@@ -24,7 +24,10 @@ std::uint64_t machine_memory_limit() noexcept;
 std::uint64_t memory_limit();
 
 // Throws Error(resource_exhausted, context) when `bytes` exceed memory_limit():
-// "<what> needs N bytes, more than the memory limit of M bytes (...)".
+// "<what> needs N bytes, more than the memory limit of M bytes (...)", or, under
+// a finite RLIMIT_AS or RLIMIT_DATA, exceed what is left of it once what the
+// process has mapped is counted (/proc/self/statm), which the kernel compares
+// with the limit: "... more than the K bytes left of the memory limit ...".
 void check_allocation(std::uint64_t bytes, const std::string& what, const ErrorContext& context = {});
 
 }  // namespace zarrgpu

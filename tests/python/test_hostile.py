@@ -376,6 +376,33 @@ def test_chunk_larger_than_memory_is_resource_exhausted_in_every_interface(tmp_p
     assert got["chunk_key"] == "0.0" and got["array"] == "" and got["store"] == f"file://{store}", got
 
 
+def test_chunk_within_the_address_space_limit_but_beyond_what_is_left_of_it_is_refused(tmp_path, zarrgpu_bin):
+    # Mutation fuzzing found it: chunks [2**31 - 1] of <u4 (8 GiB less 4 bytes)
+    # under an 8 GiB RLIMIT_AS passed the check and failed to allocate ("out of
+    # memory reading the chunk"), as the process had mapped the difference
+    # already. Here: a chunk 8 bytes short of run_bounded's RLIMIT_AS.
+    chunk = MEMORY_LIMIT // 8 - 1
+    store = tmp_path / "a.zarr"
+    write_json(store / ".zarray", {"zarr_format": 2, "shape": [300], "chunks": [chunk], "dtype": "<f8",
+                                   "compressor": {"id": "zstd", "level": 1}, "fill_value": 0, "order": "C",
+                                   "filters": None})
+    (store / "0").write_bytes(zstd_frame_of_zeros())
+    out = tmp_path / "out.npy"
+    cat = run_bounded([zarrgpu_bin, "cat", store, "--select", "0:2", "--out", out])
+    assert cat.returncode == 10, cat.stderr
+    assert f"resource exhausted (store 'file://{store}', array '/', chunk '0')" in cat.stderr, cat.stderr
+    assert f"decoding the chunk needs {chunk * 8} bytes, more than the " in cat.stderr, cat.stderr
+    assert "bytes left of the memory limit of 3221225472 bytes (RLIMIT_AS" in cat.stderr, cat.stderr
+    assert not out.exists()
+    got = run_python(f"""
+        a = zarrgpu.open({str(store)!r})
+        a[0:2]
+    """)
+    assert got["error"] == "ResourceExhaustedError", got
+    assert got["chunk_key"] == "0" and got["store"] == f"file://{store}", got
+    assert "bytes left of the memory limit" in got["message"], got
+
+
 def test_python_selection_beyond_the_memory_limit_is_refused_before_numpy_allocates(tmp_path):
     store = v3_array(tmp_path / "a", [4 << 20], [1 << 20], fill=3)
     got = run_python(f"""
