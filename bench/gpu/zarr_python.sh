@@ -25,7 +25,7 @@ if [ -z "$store" ] || [ ! -d "$store" ]; then
 fi
 echo "store: $store"
 echo "== GPU tests of zarrgpu.zarr"
-timeout 300 python3 -m pytest -q tests/python/test_gpu_zarr_pipeline.py tests/python/test_zarr_pipeline.py \
+timeout 300 python3 -m pytest -q tests/python/test_gpu_zarr_pipeline.py tests/python/test_zarr_pipeline.py tests/python/test_zarr_by_path.py \
   -p no:cacheprovider 2>&1 | tail -15
 echo "== benchmark"
 timeout "${ZARR_PYTHON_BENCH_TIMEOUT_S:-480}" python3 bench/zarr_python/bench_zarr_python.py "$store" --out "$out" \

@@ -92,6 +92,7 @@ def run_row(row, a, shape, batches):
         info = {"store": "zarrgpu (file://)", "config": {}}
         return time_reads(read_whole, read_batch, batches, a, cupy), info
     store, store_name, config = zarr_reader(row, os.path.join(a.store), a.batch_size)
+    routes_before = read_routes()
     with zarr.config.set(config), zarr.config.enable_gpu():
         arr = zarr.open_array(store=store, path="data", mode="r")
 
@@ -102,7 +103,19 @@ def run_row(row, a, shape, batches):
             return arr.oindex[steps]
 
         info = {"store": store_name, "config": config, "pipeline": type(arr._async_array.codec_pipeline).__name__}
-        return time_reads(read_whole, read_batch, batches, a, cupy), info
+        timed = time_reads(read_whole, read_batch, batches, a, cupy)
+    after = read_routes()
+    info["routes"] = {k: after.get(k, 0) - routes_before.get(k, 0) for k in after}
+    return timed, info
+
+
+def read_routes():
+    """zarrgpu.zarr's count of reads by path and through the store (row 4 should be all by path)."""
+    try:
+        import zarrgpu.zarr
+    except ImportError:
+        return {}
+    return zarrgpu.zarr.read_routes()
 
 
 def as_cupy(x, cupy):
@@ -153,6 +166,10 @@ def write_markdown(res, path):
         r = R.get(row, {})
         lines.append(f"| {row} | {what} | {r.get('store', '—')} | {cell(row, 'whole_gbps')} | "
                      f"{cell(row, 'batches_gbps')} | {r.get('matches', '—')} |")
+    routes = R.get("4", {}).get("routes")
+    if routes is not None:
+        lines += ["", f"Row 4's reads: {routes.get('by_path', 0)} by path (zarrgpu read the files), "
+                      f"{routes.get('through_store', 0)} through zarr-python's store."]
     lines += ["", "Goals (issue 37): (4) >= 5x (1), >= 1.5x (3), within 15% of (5).", ""]
     for key in ("whole_gbps", "batches_gbps"):
         r4 = R.get("4", {}).get(key)

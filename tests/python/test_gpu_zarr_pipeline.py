@@ -3,7 +3,9 @@
 and both formats:
 
 - written on the CPU by zarr-python's own pipeline, read into GPU buffers through
-  zarrgpu.zarr.CodecPipeline (zstd chains decoded by zarrgpu's GPU decoder: checked);
+  zarrgpu.zarr.CodecPipeline: from a MemoryStore through the store (zstd chains decoded by
+  zarrgpu's GPU decoder: checked), from a LocalStore by path (zarrgpu's device read straight
+  into zarr-python's CuPy output: the route checked, whole and partial selections);
 - written from GPU buffers through the pipeline, read back by zarr-python on the CPU and by
   TensorStore;
 - zarrgpu.zarr.ZstdCodec: GPU batches decoded on the GPU, equal to libzstd's result.
@@ -22,6 +24,7 @@ zarr = pytest.importorskip("zarr")
 
 from test_zarr_pipeline import CASES, PIPELINE, V2_CHAINS, create, sample, ts_read  # noqa: E402
 
+import zarrgpu.zarr as zz  # noqa: E402
 from zarrgpu.zarr import _device_decode  # noqa: E402
 
 pytestmark = requires_gpu
@@ -46,14 +49,35 @@ def gpu_decodes(monkeypatch):
 @pytest.mark.parametrize("zarr_format,name", CASES)
 def test_gpu_reads_what_the_cpu_writes(tmp_path, zarr_format, name, gpu_decodes):
     data = sample()
-    store = zarr.storage.LocalStore(tmp_path / "a.zarr")
+    store = zarr.storage.MemoryStore()
     create(store, zarr_format, name)[...] = data
     with zarr.config.set(PIPELINE), zarr.config.enable_gpu():
-        got = zarr.open_array(zarr.storage.LocalStore(tmp_path / "a.zarr", read_only=True))[...]
+        before = zz.read_routes()
+        got = zarr.open_array(store)[...]
         assert isinstance(got, cupy.ndarray)
         np.testing.assert_array_equal(cupy.asnumpy(got), data)
+        assert zz.read_routes().get("by_path", 0) == before.get("by_path", 0)
     if (zarr_format, name) in GPU_FORM:
         assert gpu_decodes, "a zstd chain read into GPU buffers did not use zarrgpu's GPU decoder"
+
+
+@pytest.mark.parametrize("zarr_format,name", CASES)
+def test_gpu_reads_local_stores_by_path(tmp_path, zarr_format, name):
+    data = sample()
+    a = create(zarr.storage.LocalStore(tmp_path / "a.zarr"), zarr_format, name)
+    a[...] = data
+    a[8:16, 10:20] = 0  # a chunk of fill values, not stored
+    data[8:16, 10:20] = 0
+    with zarr.config.set(PIPELINE), zarr.config.enable_gpu():
+        b = zarr.open_array(zarr.storage.LocalStore(tmp_path / "a.zarr", read_only=True))
+        before = zz.read_routes()
+        for key in (np.s_[...], np.s_[3:29:3, 5:], np.s_[17, 2:21:4]):
+            got = b[key]
+            assert isinstance(got, cupy.ndarray)
+            np.testing.assert_array_equal(cupy.asnumpy(got), data[key])
+        got = b.oindex[[30, 1, 20], :]
+        np.testing.assert_array_equal(cupy.asnumpy(got), data[[30, 1, 20], :])
+        assert zz.read_routes()["by_path"] == before.get("by_path", 0) + 4
 
 
 @pytest.mark.parametrize("zarr_format,name", CASES)

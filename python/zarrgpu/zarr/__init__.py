@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from zarr.registry import register_codec, register_pipeline
 
+from ._by_path import read_routes
 from ._pipeline import BATCH_BYTES, CodecPipeline, FallbackWarning
 from ._zstd import ZstdCodec
 
@@ -24,4 +25,4 @@ FallbackWarning.__module__ = __name__
 register_pipeline(CodecPipeline)
 register_codec("zstd", ZstdCodec)
 
-__all__ = ["BATCH_BYTES", "CodecPipeline", "FallbackWarning", "ZstdCodec"]
+__all__ = ["BATCH_BYTES", "CodecPipeline", "FallbackWarning", "ZstdCodec", "read_routes"]

@@ -16,6 +16,11 @@ write_empty_chunks, sharding) with three changes:
   only the inner chunks a request touches); the inner chunks come back through this
   pipeline, so they decode in zarrgpu batches, a shard at a time.
 
+Arrays on a store zarrgpu reads itself (zarr-python's LocalStore, KvikIO's GDSStore) skip
+all of that for reads that are one selection per dimension: zarr-python builds the pipeline
+with the array's metadata and store (``from_array_metadata_and_store``), and a read goes to
+zarrgpu's own read pipeline by path in one call (``_by_path.py``), straight into the output.
+
 Chains or data types zarrgpu does not take (strings, structured types, codecs it does not
 implement) run through zarr-python's own code with a ``FallbackWarning`` naming the reason.
 """
@@ -23,9 +28,10 @@ implement) run through zarr-python's own code with a ``FallbackWarning`` naming 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -34,6 +40,7 @@ from zarr.core.codec_pipeline import BatchedCodecPipeline, fill_value_or_default
 from zarr.core.common import concurrent_map
 from zarr.core.config import config as zarr_config
 
+from ._by_path import ByPathReader, count_route, read_planned
 from ._chunk_codec import Unsupported, compile_chain
 from ._device_decode import decode_on_device, is_gpu_prototype
 
@@ -92,6 +99,24 @@ def _as_array(decoded: Any, spec: Any) -> Any:
 @dataclass(frozen=True)
 class CodecPipeline(BatchedCodecPipeline):
     """zarr-python's codec pipeline with zarrgpu batches; see the module's docstring."""
+
+    # Set by from_array_metadata_and_store (arrays, not the inner chunks of shards): whether and
+    # how the array's reads go to zarrgpu by path.
+    by_path: ByPathReader | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def from_array_metadata_and_store(cls, array_metadata: Any, store: Any) -> CodecPipeline:
+        from zarr.codecs._v2 import V2Codec
+
+        if array_metadata.zarr_format == 2:
+            codecs = [V2Codec(filters=array_metadata.filters, compressor=array_metadata.compressor)]
+        else:
+            codecs = list(array_metadata.codecs)
+        pipeline = cls.from_codecs(codecs)
+        return dataclasses.replace(pipeline, by_path=ByPathReader(array_metadata, store))
+
+    def evolve_from_array_spec(self, array_spec: Any) -> CodecPipeline:
+        return dataclasses.replace(super().evolve_from_array_spec(array_spec), by_path=self.by_path)
 
     def _codecs(self) -> list:
         return list(self)
@@ -205,8 +230,18 @@ class CodecPipeline(BatchedCodecPipeline):
                 part = part.squeeze(axis=drop_axes)
             out[out_selection] = part
 
+    def _read_by_path_now(self, planned: tuple) -> None:
+        read_planned(*planned)
+
     async def read(self, batch_info, out, drop_axes=()):
         items = list(batch_info)
+        if self.by_path is not None:
+            planned = self.by_path.plan(items, out, tuple(drop_axes)) if self.by_path.usable else None
+            if planned is not None:
+                count_route("by_path")
+                await asyncio.to_thread(self._read_by_path_now, planned)
+                return
+            count_route("through_store")
         if self.supports_partial_decode:  # sharding alone: zarr-python's partial shard reads
             await super().read(items, out, drop_axes)
             return

@@ -3,7 +3,8 @@
 
 - the pipeline is zarr-python's default for the session: its conftest resets the config
   before every test (an autouse fixture), so the default itself names zarrgpu.zarr.CodecPipeline;
-- each test counts the batches zarrgpu decoded or encoded; a test that passes without any
+- each test counts the batches zarrgpu decoded or encoded and the reads it served by path
+  (arrays on a LocalStore); a test that passes without any
   (metadata, stores, strings and other types zarrgpu hands back to zarr-python) is reported
   as skipped, "not applicable", so the passes are the tests that ran through zarrgpu;
 - tests named in expected_failures.py are strict xfails with their reasons."""
@@ -52,7 +53,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def _zarrgpu_pipeline(request, monkeypatch):
     count = {"n": 0}
-    for name in ("_decode_now", "_encode_now"):
+    for name in ("_decode_now", "_encode_now", "_read_by_path_now"):
         original = getattr(_pipeline.CodecPipeline, name)
 
         def counted(self, *args, _original=original):
