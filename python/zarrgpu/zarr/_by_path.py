@@ -19,6 +19,7 @@ and arrays whose metadata on disk disagrees with the metadata zarr-python holds.
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
@@ -201,6 +202,8 @@ def request_selection(items: list, keys: _Keys, out_shape: tuple, drop_axes: tup
 # -> (the opened array, its shape), or None when zarrgpu cannot read it as zarr-python does.
 _OPENED: dict[tuple[str, str, str], Any] = {}
 _OPENED_LOCK = threading.Lock()
+# The opened arrays are C++ objects: free them before the extension module goes away at exit.
+atexit.register(_OPENED.clear)
 
 
 def _agrees(described: dict, metadata: Any, chunk_shape: tuple) -> bool:
