@@ -289,7 +289,10 @@ class ByPathReader:
             return None
         if not on_device and not flags.writeable:
             return None
-        request = request_selection(items, self.keys, tuple(array.shape), tuple(drop_axes))
+        try:
+            request = request_selection(items, self.keys, tuple(array.shape), tuple(drop_axes))
+        except (AttributeError, TypeError, ValueError):  # getters or selections of another kind
+            return None
         if request is None:
             return None
         array_path, selection = request
