@@ -80,21 +80,27 @@ class _Keys:
         # Path components of a key: all of them with the "/" separator, else one.
         self.components = 1 if ndim == 0 or self.separator != "/" else ndim + self.c_prefix
 
-    def split(self, path: str) -> tuple[str, tuple[int, ...]] | None:
-        parts = path.split("/")
+    def split(self, path: str, verify: bool) -> tuple[str, tuple[int, ...]] | None:
+        """(array path, coordinates) of a chunk's store path; `verify`: check that the key is
+        exactly what the metadata encodes for those coordinates (once per request suffices:
+        zarr-python encodes every key of a request with the same metadata)."""
+        parts = path.rsplit("/", self.components)
         if len(parts) < self.components:
             return None
-        key = "/".join(parts[len(parts) - self.components:])
+        if len(parts) > self.components:
+            prefix, key = parts[0], "/".join(parts[1:])
+        else:
+            prefix, key = "", "/".join(parts)
         tokens = key.split(self.separator)
         if self.c_prefix:
             tokens = tokens[1:]
         try:
-            coords = tuple(int(t) for t in tokens) if self.ndim else ()
+            coords = tuple(map(int, tokens)) if self.ndim else ()
         except ValueError:
             return None
-        if len(coords) != self.ndim or self.encode(coords) != key:
+        if len(coords) != self.ndim or (verify and self.encode(coords) != key):
             return None
-        return "/".join(parts[:len(parts) - self.components]), coords
+        return prefix, coords
 
 
 def _positions_in_chunk(sel: Any, extent: int) -> np.ndarray | range | None:
@@ -139,7 +145,7 @@ def request_selection(items: list, keys: _Keys, out_shape: tuple, drop_axes: tup
     seen: list[set] = [set() for _ in range(ndim)]
     array_path = None
     for store_path, spec, chunk_sel, out_sel, _ in items:
-        split = keys.split(str(store_path.path))
+        split = keys.split(store_path.path, verify=array_path is None)
         if split is None or tuple(spec.shape) != chunk_shape:
             return None
         path, coords = split
@@ -177,6 +183,11 @@ def request_selection(items: list, keys: _Keys, out_shape: tuple, drop_axes: tup
                 return None
             if maps[d] is None:
                 maps[d] = np.full(out_shape[k - 1], -1, dtype=np.int64)
+            if isinstance(outside, range) and isinstance(inside, range):
+                if outside.stop > len(maps[d]):
+                    return None
+                maps[d][outside.start:outside.stop] = np.arange(origin + inside.start, origin + inside.stop, inside.step)
+                continue
             try:
                 maps[d][np.asarray(outside)] = origin + np.asarray(inside, dtype=np.int64)
             except IndexError:

@@ -83,3 +83,6 @@ def pytest_terminal_summary(terminalreporter, config):
     if unused and not config.option.keyword:
         terminalreporter.write_line(
             "zarr-python suite: expected_failures.py names tests that were not collected: " + ", ".join(sorted(unused)))
+    routes = zarrgpu.zarr.read_routes()
+    terminalreporter.write_line(f"zarrgpu.zarr reads: {routes.get('by_path', 0)} by path (LocalStore), "
+                                f"{routes.get('through_store', 0)} through the store")
