@@ -213,7 +213,8 @@ def test_files_of_another_layout_read_through_the_store(tmp_path):
 
 
 class _ShiftingStore(zarr.storage.LocalStore):
-    """A LocalStore whose `get` changes what the files hold: zarrgpu must not read the files."""
+    """A LocalStore subclass with a `get` of its own (it could change what the files hold):
+    zarrgpu must not read the files behind its back."""
 
     async def get(self, key, prototype=None, byte_range=None):
         return await super().get(key, prototype, byte_range)
@@ -305,3 +306,21 @@ def test_reads_run_off_the_event_loop(tmp_path):
         got = asyncio.run(both())
     for p, g in zip(paths, got, strict=True):
         np.testing.assert_array_equal(g, zarr.open_array(zarr.storage.LocalStore(p))[...])
+
+
+def test_kvikio_gds_stores_read_by_path(tmp_path):
+    """KvikIO's GDSStore is a LocalStore whose `get` reads the same files through cuFile: taken
+    by path. Stood in for by a subclass in kvikio.zarr's module (KvikIO is not a dependency)."""
+    class GDSStore(zarr.storage.LocalStore):
+        async def get(self, key, prototype=None, byte_range=None):
+            return await super().get(key, prototype, byte_range)
+
+    GDSStore.__module__ = "kvikio.zarr._zarr_python_3"
+    path = tmp_path / "gds.zarr"
+    _write(path, 3, "sharded")
+    expected = zarr.open_array(zarr.storage.LocalStore(path))[...]
+    with zarr.config.set(PIPELINE):
+        a = zarr.open_array(GDSStore(path, read_only=True))
+        before = _routes()
+        np.testing.assert_array_equal(a[...], expected)
+        assert _routes()["by_path"] == before.get("by_path", 0) + 1
