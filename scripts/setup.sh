@@ -9,7 +9,8 @@ cd "$root"
 
 apt_packages=(build-essential cmake ninja-build pkg-config git python3-venv
   libzstd-dev liblz4-dev libblosc-dev zlib1g-dev libdeflate-dev libxxhash-dev libbz2-dev liblzma-dev
-  nlohmann-json3-dev libgtest-dev libgmock-dev libssl-dev zstd clang)
+  nlohmann-json3-dev libgtest-dev libgmock-dev libssl-dev libcurl4-openssl-dev zstd clang
+  nginx-light)  # nginx: the HTTP store's tests serve the corpus with it
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

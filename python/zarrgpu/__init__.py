@@ -71,7 +71,7 @@ def _check_mode(mode: str) -> None:
 
 def open(path_or_url: Any, mode: str = "r", *, path: str = "", consolidated: bool | None = None) -> Array | Group:
     """Opens the array or group at ``path`` inside the store ``path_or_url``
-    (a directory or ``file://`` URL). ``mode``: "r" (read-only) or "r+"/"a" (writes allowed).
+    (a directory, a ``file://`` URL, or an ``http://``/``https://`` URL, read-only). ``mode``: "r" (read-only) or "r+"/"a" (writes allowed).
     ``consolidated`` (groups, as zarr-python's ``use_consolidated``): None uses consolidated
     metadata when present, False reads the members' own metadata, True requires it."""
     _check_mode(mode)

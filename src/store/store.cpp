@@ -5,6 +5,7 @@
 #include <mutex>
 #include <set>
 
+#include "store/http_store.hpp"
 #include "store/readahead_window.hpp"
 #include "store/reusing_read.hpp"
 #include "zarrgpu/error.hpp"
@@ -80,9 +81,15 @@ std::shared_ptr<Store> open_store(const std::string& url, bool create) {
     return s;
   }
   if (u.starts_with(file)) return open_local_store(std::string(u.substr(file.size())), create);
+  if (u.starts_with("http://") || u.starts_with("https://")) {
+    if (create) {
+      throw Error(ErrorKind::unsupported, "HTTP stores are read-only", {"", "", "", store::redact_url(url)});
+    }
+    return store::open_http_store(url);
+  }
   if (const auto p = u.find("://"); p != std::string_view::npos) {
     throw Error(ErrorKind::unsupported, "no store for URL scheme '" + std::string(u.substr(0, p)) + "'",
-                {"", "", "", url});
+                {"", "", "", store::redact_url(url)});
   }
   return open_local_store(url, create);
 }

@@ -185,8 +185,14 @@ int run_convert(const std::vector<std::string>& argv) {
       // Blocks without a stored source chunk are all fill value; with the
       // same fill value the destination stores nothing for them either.
       std::optional<std::set<std::uint64_t>> stored;
-      if (src.metadata().fill_value == dm.fill_value && src.metadata().data_type == dm.data_type)
-        stored = blocks_with_stored_chunks(tree.store->list(j.src_path), j.src_path, src.metadata(), plan);
+      // A store that cannot list (HTTP) has every block read.
+      if (src.metadata().fill_value == dm.fill_value && src.metadata().data_type == dm.data_type) {
+        try {
+          stored = blocks_with_stored_chunks(tree.store->list(j.src_path), j.src_path, src.metadata(), plan);
+        } catch (const Error& e) {
+          if (e.kind() != ErrorKind::unsupported) throw;
+        }
+      }
       ReadOptions ro;
       ro.threads = std::max(1u, threads / plan.workers);
       WriteOptions wo;

@@ -35,13 +35,21 @@ const char* kUsage =
 
 struct ArraySizes {
   std::uint64_t stored = 0, keys = 0, uncompressed = 0;
+  bool listed = true;  // false: the store cannot list (HTTP), stored sizes unknown
 };
 
 ArraySizes sizes_of(Store& store, const std::string& path, const ArrayMetadata& m) {
   ArraySizes s;
   s.uncompressed = m.num_elements() * size_of(m.data_type);
   std::string prefix = path.empty() ? "" : path + "/";
-  for (const auto& key : store.list(prefix)) {
+  std::vector<std::string> keys;
+  try {
+    keys = store.list(prefix);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::unsupported) throw;
+    s.listed = false;
+  }
+  for (const auto& key : keys) {
     if (!prefix.empty() && key.rfind(prefix, 0) != 0) continue;
     // A root array owns every key; a nested group's arrays own theirs (no
     // other node lives under an array).
@@ -111,12 +119,12 @@ json describe(const NodeTree& tree, const NodeEntry& e) {
   j["dimension_names"] = names.empty() ? json(nullptr) : json(names);
   j["fill_value"] = fill_json(m);
   j["attributes"] = m.attributes;
-  j["stored_bytes"] = s.stored;
-  j["stored_keys"] = s.keys;
+  j["stored_bytes"] = s.listed ? json(s.stored) : json(nullptr);
+  j["stored_keys"] = s.listed ? json(s.keys) : json(nullptr);
   // Variable-length elements (strings, bytes) have no size until read: null.
   const bool sized = !is_variable_length(m.data_type);
   j["uncompressed_bytes"] = sized ? json(s.uncompressed) : json(nullptr);
-  j["ratio"] = sized && s.stored ? json(static_cast<double>(s.uncompressed) / static_cast<double>(s.stored))
+  j["ratio"] = sized && s.listed && s.stored ? json(static_cast<double>(s.uncompressed) / static_cast<double>(s.stored))
                                  : json(nullptr);
   return j;
 }
@@ -165,9 +173,13 @@ void print_text(const NodeTree& tree, const json& nodes) {
       field("inner chunks", shape_text(n["inner_chunks"].get<std::vector<std::uint64_t>>()));
     field("codecs", n["codecs"].get<std::string>());
     field("fill value", n["fill_value"].dump());
-    auto stored = n["stored_bytes"].get<std::uint64_t>();
-    field("stored", format_bytes(static_cast<double>(stored)) + " (" + std::to_string(stored) + " bytes, " +
-                        std::to_string(n["stored_keys"].get<std::uint64_t>()) + " keys)");
+    if (n["stored_bytes"].is_null()) {
+      field("stored", "unknown (the store cannot list its keys)");
+    } else {
+      auto stored = n["stored_bytes"].get<std::uint64_t>();
+      field("stored", format_bytes(static_cast<double>(stored)) + " (" + std::to_string(stored) + " bytes, " +
+                          std::to_string(n["stored_keys"].get<std::uint64_t>()) + " keys)");
+    }
     if (n["uncompressed_bytes"].is_null()) {
       field("uncompressed", "variable-length elements");
     } else {

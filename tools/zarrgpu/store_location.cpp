@@ -36,7 +36,9 @@ bool is_zarr_node_dir(const std::string& dir) {
 StoreLocation locate_store(const std::string& arg, const std::optional<std::string>& explicit_path) {
   std::string a = arg;
   if (a.rfind("file://", 0) == 0) a = a.substr(7);
-  if (explicit_path || a.rfind("memory://", 0) == 0)
+  // Remote stores (http://, https://) and memory:// are not searched: the URL is
+  // the root, --array/--path the node inside it.
+  if (explicit_path || a.find("://") != std::string::npos)
     return {a, explicit_path ? normalize_node_path(*explicit_path) : std::string()};
 
   // Walk from the given path towards the file system root. `below` collects

@@ -10,7 +10,7 @@
 namespace zarrgpu::cli {
 
 struct StoreLocation {
-  std::string root;  // a directory path or "memory://…"
+  std::string root;  // a directory path, "memory://…" or a URL ("https://…")
   std::string path;  // "" = the root node; "a/b" otherwise
 };
 

@@ -1,0 +1,59 @@
+// A read-only store over HTTP(S): key k of the store at https://host/data.zarr
+// is https://host/data.zarr/k. Each read() batch runs as parallel range GETs
+// (HttpClient), nearby ranges of one key merged into one request
+// (range_coalescing.hpp). A 404 is a missing key (a chunk holding only the
+// fill value). HTTP has no listing: list() is Error(unsupported), so a group
+// opens through its consolidated metadata or an array by its path.
+//
+// open_value() pins one version of a value by its ETag (If-Match on every
+// later range read): a value replaced meanwhile is Error(io), never a mix.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "store/http_client.hpp"
+#include "store/stored_value.hpp"
+#include "zarrgpu/store.hpp"
+
+namespace zarrgpu::store {
+
+class HttpStore : public Store, public ValueOpener {
+ public:
+  // `base_url` without a trailing '/'; `configure` as for HttpClient.
+  HttpStore(std::string base_url, HttpSettings settings, std::function<void(void*)> configure = {});
+
+  std::vector<ReadResult> read(std::span<const ReadInto> requests) override;
+  void write(std::string_view key, std::span<const std::byte> value) override;
+  void erase(std::string_view key) override;
+  bool exists(std::string_view key) override;
+  std::vector<std::string> list(std::string_view prefix) override;
+  std::optional<std::uint64_t> size(std::string_view key) override;
+  std::string describe() const override;
+  std::unique_ptr<StoredValue> open_value(std::string_view key) override;
+
+  // Abandons the reads in flight now (they throw Error(io) "cancelled").
+  void cancel() noexcept { client_.cancel(); }
+
+  // The URL of `key` (its path segments percent-encoded).
+  std::string url_of(std::string_view key) const;
+  HttpClient& client() noexcept { return client_; }
+
+ protected:
+  std::string base_url_;
+  HttpClient client_;
+};
+
+// "http://..." or "https://...": Error(invalid_argument) for a URL with a
+// query or fragment.
+std::shared_ptr<HttpStore> open_http_store(const std::string& url,
+                                           const HttpSettings& settings = HttpSettings::from_environment());
+
+// The bytes of `range` of `key` in a successful answer (200 or 206) to a
+// request for `requested`; a `range` past the end of the value is Error(io)
+// as for every store (byte_range.hpp).
+std::span<const std::byte> answered_bytes(const HttpResponse& response, const ByteRange& range,
+                                          std::string_view key, const std::string& store);
+
+}  // namespace zarrgpu::store
