@@ -5,13 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define ZARRGPU_HD __host__ __device__
-#define ZARRGPU_HD_INLINE __host__ __device__ __forceinline__
-#else
-#define ZARRGPU_HD
-#define ZARRGPU_HD_INLINE inline
-#endif
+#include "codec/bytes_to_bytes/host_device.hpp"
 
 namespace zarrgpu::zstd {
 
