@@ -7,7 +7,13 @@
 // lenient (see tests/codec/bytes_to_bytes/zstd_decoder/corrupt_input_test.cpp).
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+
+#include <fstream>
+#include <iterator>
+
 #include "chunk_corpus.hpp"
+#include "codec/bytes_to_bytes/lz4/decoder/numcodecs_frame.hpp"
 
 namespace zarrgpu::blosc::testing {
 namespace {
@@ -127,6 +133,38 @@ TEST(BloscCorrupt, RandomBodiesStayInBoundsAndAgreeWithCBlosc) {
     check_against_cblosc(c, nbytes, "random chunk " + std::to_string(i), &a);
   }
   EXPECT_GT(a.both_fail, 1000);
+}
+
+// The inputs fuzz/lz4_blosc_decoder found, replayed as the fuzzer reads them
+// (kind byte, capacity / 8 in two bytes, input) through each decoder.
+TEST(BloscCorrupt, FuzzerRegressionsStayInBounds) {
+  const std::string dir = LZ4_BLOSC_FUZZ_REGRESSIONS_DIR;
+  DIR* d = opendir(dir.c_str());
+  ASSERT_NE(d, nullptr) << dir;
+  int count = 0;
+  Agreement a;
+  while (const dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream f(dir + "/" + e->d_name, std::ios::binary);
+    const Bytes input((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (input.size() < 3) continue;
+    const size_t capacity = (static_cast<size_t>(input[1]) | (static_cast<size_t>(input[2]) << 8)) * 8;
+    const Bytes body(input.begin() + 3, input.end());
+    check_against_cblosc(body, capacity, e->d_name, &a);
+    for (const bool framed : {false, true}) {
+      Bytes out(capacity + kGuard, kGuardByte);
+      size_t n = 0;
+      if (framed)
+        lz4::decode_numcodecs_frame(body.data(), body.size(), out.data(), capacity, &n);
+      else
+        lz4::decode_block(body.data(), body.size(), out.data(), capacity, &n);
+      for (size_t i = capacity; i < out.size(); ++i) ASSERT_EQ(out[i], kGuardByte) << e->d_name;
+    }
+    ++count;
+  }
+  closedir(d);
+  std::printf("replayed %d fuzzer regressions\n", count);
+  EXPECT_GE(count, 1);
 }
 
 }  // namespace
