@@ -147,6 +147,7 @@ __device__ void __threadfence();
 __device__ unsigned long long atomicAdd(unsigned long long*, unsigned long long);
 __device__ unsigned atomicAdd(unsigned*, unsigned);
 __device__ unsigned atomicOr(unsigned*, unsigned);
+__device__ unsigned long long atomicMin(unsigned long long*, unsigned long long);
 __device__ int __clz(int);
 __device__ int __clzll(long long);
 __device__ int __popc(unsigned);
