@@ -352,6 +352,10 @@ ISSUE_CASES: dict[str, Callable] = {
     "all_fill_2_36_convert": c_v3([2**36], [2**20], fill=3),
     "v2_shape_2_64_minus_1": c_v2([2**64 - 1], [1]),
     "v2_chunk_product_overflow": c_v2([2**32, 2**32], [2**32, 2**32], ndim=2),
+    # Mutation fuzzing's find: a chunk of 8 GiB less 4 bytes, within an 8 GiB
+    # RLIMIT_AS but not within what the process has left of it.
+    "v2_chunk_8_gib_less_4": c_v2([300], [2**31 - 1], "<u4", compressor={"id": "zlib", "level": 1},
+                                  chunks_data={"0": zlib.compress(bytes(16))}),
     "v2_itemsize_huge": c_doc_edit(lambda d: d.update(dtype="|S9223372036854775807"), v=2),
     "v2_chunks_zero": c_doc_edit(lambda d: d.update(chunks=[0]), v=2),
     "v2_unknown_compressor": c_doc_edit(lambda d: d.update(compressor={"id": "nope"}), v=2),

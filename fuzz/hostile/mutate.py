@@ -156,9 +156,9 @@ def main() -> int:
     args = ap.parse_args()
     cli = str(Path(args.cli).resolve())
     env = {**os.environ, "ZARRGPU_THREADS": "2", "MALLOC_ARENA_MAX": "2"}
-    env.setdefault("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=6144")
-    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
     limit_as = "asan" not in cli and "fuzz" not in cli
+    if not limit_as:
+        env = probe.sanitized_env(env)
     seeds = sorted(Path(args.corpus).glob("*.zarr"))
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="zarrgpu-mutate-"))

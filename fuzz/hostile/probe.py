@@ -51,6 +51,23 @@ DOCUMENTED_EXIT = {2, 3, 4, 5, 6, 7, 10}  # tools/zarrgpu/README.md, "Exit codes
 ALLOWANCE = 512 << 20                  # RSS above the baseline that no case's metadata allows
 RSS_CAP = 6 << 30                      # a run over this is stopped (and is an `alloc`)
 OOM_WORDS = ("bad_alloc", "out of memory", "MemoryError", "allocation-size-too-big", "cannot allocate")
+# A sanitized run has no RLIMIT_AS (its shadow takes terabytes of address
+# space); its ceiling is the sanitizer's largest allocation. A failed `new`
+# there aborts instead of throwing std::bad_alloc, so the library is told that
+# ceiling (ZARRGPU_MEMORY_LIMIT), as it reads RLIMIT_AS itself in a Release
+# run: a chunk between the ceiling and the machine's memory is then refused as
+# resource exhausted, not an abort (an 8 GiB chunk on a 23 GiB machine was).
+SANITIZER_ALLOCATION_MB = 6144
+
+
+def sanitized_env(env: dict) -> dict:
+    """env with the sanitizer options of the probe's sanitized runs and the library told their ceiling."""
+    env = dict(env)
+    env.setdefault("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1:"
+                                   f"max_allocation_size_mb={SANITIZER_ALLOCATION_MB}")
+    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    env.setdefault("ZARRGPU_MEMORY_LIMIT", f"{SANITIZER_ALLOCATION_MB}M")
+    return env
 
 
 def snapshot(root: Path, skip: set[str]) -> dict:
@@ -250,9 +267,8 @@ def main() -> int:
     args.cli = str(Path(args.cli).resolve())
 
     env = {**os.environ, "ZARRGPU_THREADS": "2", "MALLOC_ARENA_MAX": "2"}
-    env.setdefault("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=0:allocator_may_return_null=1:"
-                                   "max_allocation_size_mb=6144")
-    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    if args.preload:
+        env = sanitized_env(env)
     py_env = dict(env)
     if args.pydir:
         py_env["ZARRGPU_PROBE_PYDIR"] = args.pydir
