@@ -6,6 +6,8 @@
 //    enqueues the decoding of N chunks on a stream (device arrays of
 //    pointers and sizes, no host synchronisation, no allocation) and leaves
 //    a decoded size and a status per chunk in device memory.
+//    It also says when it is worth using: the Config setting that governs it
+//    and, under `auto`, which batches it should take from CPU threads.
 //  - DeviceBytesStep: a bytes-to-bytes decode that keeps the size
 //    (numcodecs.shuffle), batched over chunks of one size, out of place.
 //  - DeviceArrayStep: an array-to-array decode done in place on the
@@ -27,6 +29,8 @@
 #include <limits>
 #include <span>
 #include <string>
+
+#include "zarrgpu/config.hpp"
 
 struct CUstream_st;
 
@@ -67,9 +71,31 @@ struct DeviceBatch {
   bool verify_checksum = true;          // where the format carries one
 };
 
+// What a read has to decode with: the GPU's multiprocessors and the CPU
+// threads that would decode instead.
+struct DecodeResources {
+  unsigned gpu_sms = 0;
+  unsigned cpu_threads = 0;
+};
+
 class BatchedDeviceDecoder {
  public:
   virtual ~BatchedDeviceDecoder() = default;
+  // The user's choice for this decoder (Config): cpu = never, gpu = every
+  // batch, auto = the batches prefers_device() takes.
+  virtual DecoderChoice choice() const { return DecoderChoice::auto_; }
+  // Under auto: whether a batch of `chunks` chunks (present ones) of
+  // `max_decoded_bytes` each decodes faster here than with the codec's CPU
+  // decode on `with.cpu_threads` threads.
+  virtual bool prefers_device(std::size_t /*chunks*/, std::size_t /*max_decoded_bytes*/,
+                              const DecodeResources& /*with*/) const {
+    return true;
+  }
+  // The choice in force, in words, for the read's report.
+  virtual std::string describe_choice(const DecodeResources& with) const = 0;
+  // The scratch a batch may lay out (DeviceBatch::temp_budget) when Config
+  // sets none, given the read's decoded scratch per batch.
+  virtual std::size_t default_temp_budget(std::size_t decoded_scratch_bytes) const { return decoded_scratch_bytes; }
   // Device scratch decode_async needs for such a batch.
   virtual std::size_t temp_bytes(std::size_t chunks, std::size_t max_decoded_bytes, std::size_t temp_budget,
                                  const DeviceChunkNeeds& needs) const = 0;

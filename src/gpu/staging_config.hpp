@@ -27,8 +27,9 @@ struct StagingConfig {
   unsigned slots = 3;
   std::size_t scratch_bytes = std::size_t{512} << 20;
   std::size_t read_piece_bytes = std::size_t{4} << 20;
-  // GPU Zstd decoder temp per slot; 0: kGpuZstdTempPerScratch x scratch_bytes
-  // (decoder_choice.hpp). Smaller: the decoder runs a batch in more waves.
+  // GPU decoder temp per slot; 0: the decoder's default_temp_budget() of
+  // scratch_bytes (zstd: 6x, zstd_device_choice.hpp). Smaller: the decoder
+  // runs a batch in more waves.
   std::size_t temp_bytes = 0;
 
   // Each slot holds up to slot_bytes of pinned host memory and, on the

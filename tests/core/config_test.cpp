@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/config_environment.hpp"
-#include "engine/device_read/decoder_choice.hpp"
+#include "codec/bytes_to_bytes/zstd/zstd_device_decoder.hpp"
 #include "gpu/staging_config.hpp"
 #include "store/device_reader.hpp"
 #include "store/readahead_window.hpp"
@@ -163,7 +163,7 @@ TEST_F(ConfigTest, TheLibraryTakesItsSettingsFromIt) {
   set_config(c);
   EXPECT_EQ(store::readahead_bytes(), 3u << 20);
   EXPECT_EQ(store::io_request(), IoMode::gds);
-  EXPECT_EQ(engine::device_read::zstd_request(), DecoderChoice::cpu);
+  EXPECT_EQ(codec::zstd_device_decoder().choice(), DecoderChoice::cpu);
 }
 
 TEST(ConfigNames, RoundTrip) {

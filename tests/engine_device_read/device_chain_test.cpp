@@ -43,6 +43,19 @@ TEST(DeviceChain, OtherCompressorsDecodeOnCpuThreads) {
   EXPECT_EQ(c.mode, Mode::cpu_bytes);
 }
 
+// The read asks this decoder when to use it (BatchedDeviceDecoder::choice,
+// prefers_device), also where the chain decodes its compressor on CPU threads.
+TEST(DeviceChain, FindsTheDeviceDecoderOfAnyCompressorInTheChain) {
+  auto find = [](std::vector<CodecSpec> specs) {
+    const auto chain = codec::CodecChain::build(specs, codec::ChunkRepresentation{{16}, DataType::uint16, {}});
+    return find_device_decoder(chain);
+  };
+  EXPECT_NE(find({bytes(), zstd()}), nullptr);
+  EXPECT_NE(find({bytes(), zstd(), {"crc32c", json::object()}}), nullptr);
+  EXPECT_EQ(find({bytes(), {"gzip", {{"level", 5}}}}), nullptr);
+  EXPECT_EQ(find({bytes()}), nullptr);
+}
+
 TEST(DeviceChain, BigEndianComplexSwapsEachPart) {
   auto c = classify({bytes("big")}, {3}, DataType::complex128);
   EXPECT_EQ(c.mode, Mode::gpu);

@@ -13,10 +13,11 @@ const char* DeviceChain::mode_name() const noexcept {
   return "?";
 }
 
-bool has_device_decoder(const codec::CodecChain& chain) {
-  for (const auto& c : chain.bytes_to_bytes())
-    if (c->device_decoder()) return true;
-  return false;
+const codec::BatchedDeviceDecoder* find_device_decoder(const codec::CodecChain& chain) {
+  const auto b2b = chain.bytes_to_bytes();
+  for (auto it = b2b.rbegin(); it != b2b.rend(); ++it)
+    if (const auto* d = (*it)->device_decoder()) return d;
+  return nullptr;
 }
 
 DeviceChain classify_chain(const codec::CodecChain& chain, bool device_decoders) {

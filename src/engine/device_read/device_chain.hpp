@@ -55,7 +55,9 @@ struct DeviceChain {
 // (else their chains decode their bytes->bytes codecs on CPU threads).
 DeviceChain classify_chain(const codec::CodecChain& chain, bool device_decoders);
 
-// True when some bytes->bytes codec of the chain has a batched device decoder.
-bool has_device_decoder(const codec::CodecChain& chain);
+// The batched device decoder of the chain's bytes->bytes codecs (the first
+// to decode that has one), nullptr when none has: the read asks it whether
+// to decode on the GPU, also when classify_chain puts it on CPU threads.
+const codec::BatchedDeviceDecoder* find_device_decoder(const codec::CodecChain& chain);
 
 }  // namespace zarrgpu::engine::device_read

@@ -31,8 +31,9 @@ struct DeviceReadStats {
   std::uint64_t missing_chunks = 0;   // filled with the fill value
   std::uint64_t gpu_decoded_chunks = 0;  // decoded on the GPU (zstd or no compressor)
   std::uint64_t cpu_decoded_chunks = 0;  // bytes->bytes (or all) codecs on CPU threads
-  // zstd chains: chunks whose zstd frames ran on the GPU decoder / on CPU
-  // threads, chosen per batch (decoder_choice.hpp; ZARRGPU_GPU_ZSTD=0|1|auto).
+  // chains with a batched device decoder (zstd): chunks it decoded on the
+  // GPU / chunks decoded on CPU threads, as the decoder chose per batch
+  // (BatchedDeviceDecoder::prefers_device; ZARRGPU_GPU_ZSTD=0|1|auto).
   std::uint64_t zstd_gpu_chunks = 0;
   std::uint64_t zstd_cpu_chunks = 0;
   std::uint64_t batches = 0;

@@ -9,7 +9,6 @@
 #include <mutex>
 
 #include "engine/device_read/batch.hpp"
-#include "engine/device_read/decoder_choice.hpp"
 #include "engine/device_read/device_chain.hpp"
 #include "engine/device_read/item_source.hpp"
 #include "engine/device_read/pipeline_resources.hpp"
@@ -55,19 +54,20 @@ class Reader {
         config_(staging_config(device, options.device_memory_limit)),
         source_(*array.store(), array.metadata(), array.path(), plan),
         codec_chain_(source_.chain(source_.sharded() ? 1 : 0)),
-        request_(zstd_request()),
-        gpu_chain_(classify_chain(codec_chain_, request_ != ZstdRequest::cpu)),
+        decoder_(find_device_decoder(codec_chain_)),
+        choice_(decoder_ ? decoder_->choice() : DecoderChoice::auto_),
+        gpu_chain_(classify_chain(codec_chain_, choice_ != DecoderChoice::cpu)),
         cpu_chain_(classify_chain(codec_chain_, false)),
         chain_(gpu_chain_),
         lease_(device, config_) {
-    // Per batch, compressed frames decode on the GPU or on CPU threads (decoder_choice.hpp).
-    switchable_ = gpu_chain_.mode == Mode::gpu && gpu_chain_.decoder && request_ == ZstdRequest::auto_;
-    has_decoder_ = has_device_decoder(codec_chain_);
+    // Per batch, compressed chunks decode on the GPU or on CPU threads, as the
+    // decoder prefers (BatchedDeviceDecoder::prefers_device).
+    switchable_ = gpu_chain_.mode == Mode::gpu && gpu_chain_.decoder && choice_ == DecoderChoice::auto_;
     int sms = 0;
     ZARRGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    sm_count_ = static_cast<unsigned>(sms);
-    cpu_threads_ = ThreadPool::shared().size() + 1;  // the calling thread works too
-    if (has_decoder_) stats_.zstd_decoder = describe_zstd_choice(request_, true, sm_count_, cpu_threads_);
+    resources_.gpu_sms = static_cast<unsigned>(sms);
+    resources_.cpu_threads = ThreadPool::shared().size() + 1;  // the calling thread works too
+    if (decoder_) stats_.zstd_decoder = decoder_->describe_choice(resources_);
     fill_ = {};
     const auto& fill_bytes = array.metadata().fill_value.bytes;
     std::memcpy(&fill_, fill_bytes.data(), std::min(sizeof(fill_), fill_bytes.size()));
@@ -112,17 +112,16 @@ class Reader {
   }
 
  private:
-  // The next batch, cut for the GPU decoder; when the rule gives its frames
-  // to CPU threads, cut again for them (the pinned slot then holds decoded
+  // The next batch, cut for the GPU decoder; when the decoder leaves its
+  // chunks to CPU threads, cut again for them (the pinned slot then holds decoded
   // chunks too, so a CPU batch may be shorter). Sets chain_ for the batch.
   std::vector<ReadItem> cut_batch(std::deque<ReadItem>& pending) {
     chain_ = gpu_chain_;
     std::vector<ReadItem> batch = take_batch(pending, chain_, limits());
     if (!switchable_) return batch;
-    const auto frames = static_cast<std::size_t>(
+    const auto present = static_cast<std::size_t>(
         std::count_if(batch.begin(), batch.end(), [](const ReadItem& it) { return !it.missing; }));
-    const ZstdBatch shape{frames, chain_.decoded_bytes};
-    if (choose_zstd_decoder(request_, true, shape, sm_count_, cpu_threads_) == ZstdDecoder::gpu) return batch;
+    if (chain_.decoder->prefers_device(present, chain_.decoded_bytes, resources_)) return batch;
     for (auto it = batch.rbegin(); it != batch.rend(); ++it) pending.push_front(std::move(*it));
     chain_ = cpu_chain_;
     return take_batch(pending, chain_, limits());
@@ -165,7 +164,7 @@ class Reader {
       why = std::move(p.why);
     }
     if (io_ != store::IoPath::posix) device_reader_ = dynamic_cast<store::DeviceReader*>(array_.store().get());
-    if (io_ != store::IoPath::posix && switchable_) why += "; batches whose zstd decodes on CPU threads read through posix";
+    if (io_ != store::IoPath::posix && switchable_) why += "; batches decoded on CPU threads read through posix";
     stats_.io_path = store::to_string(io_);
     stats_.io_detail = why;
   }
@@ -220,7 +219,7 @@ class Reader {
       else {
         stats_.bytes_decoded += chain_.decoded_bytes;
         ++(chain_.mode == Mode::gpu ? stats_.gpu_decoded_chunks : stats_.cpu_decoded_chunks);
-        if (has_decoder_) ++(chain_.mode == Mode::gpu && chain_.decoder ? stats_.zstd_gpu_chunks : stats_.zstd_cpu_chunks);
+        if (decoder_) ++(chain_.mode == Mode::gpu && chain_.decoder ? stats_.zstd_gpu_chunks : stats_.zstd_cpu_chunks);
       }
     }
   }
@@ -441,7 +440,7 @@ class Reader {
   }
 
   std::size_t decoder_temp_budget() const {
-    return config_.temp_bytes ? config_.temp_bytes : kGpuZstdTempPerScratch * config_.scratch_bytes;
+    return config_.temp_bytes ? config_.temp_bytes : chain_.decoder->default_temp_budget(config_.scratch_bytes);
   }
 
   void enqueue(std::size_t k, SlotResources& slot, const BatchLayout& L, const Descriptors& d, std::byte* pinned,
@@ -453,9 +452,9 @@ class Reader {
     slot.copied.record(s);
     const std::size_t nz = L.decoder_items;
     if (nz) {
-      // The decoder's scratch up to kGpuZstdTempPerScratch (6) x the
-      // batch's decoded scratch (decoder_choice.hpp says why): what the
-      // batch's chunks need as measured in describe(), up to that.
+      // The decoder's scratch up to its budget (default_temp_budget(), a
+      // multiple of the batch's decoded scratch): what the batch's chunks
+      // need as measured in describe(), up to that.
       const std::size_t budget = decoder_temp_budget();
       const std::size_t temp = chain_.decoder->temp_bytes(nz, chain_.decoded_bytes, budget, d.needs);
       slot.temp.reserve(temp);
@@ -510,13 +509,13 @@ class Reader {
   gpu::StagingConfig config_;
   ItemSource source_;
   const codec::CodecChain& codec_chain_;
-  ZstdRequest request_;
+  const codec::BatchedDeviceDecoder* decoder_;  // of a bytes->bytes codec of the chain (nullptr: none)
+  DecoderChoice choice_;                        // Config's, for that decoder
   const DeviceChain gpu_chain_;  // the batched decoder on the GPU where the chain allows it
   const DeviceChain cpu_chain_;  // bytes->bytes codecs on CPU threads
   DeviceChain chain_;            // the current batch's: one of the two
   bool switchable_ = false;      // the two differ and the rule picks per batch
-  bool has_decoder_ = false;  // a codec of the chain has a batched device decoder
-  unsigned sm_count_ = 0, cpu_threads_ = 0;
+  codec::DecodeResources resources_;
   ResourceLease lease_;
   gpu::Vec16 fill_;
   store::IoPath io_ = store::IoPath::posix;

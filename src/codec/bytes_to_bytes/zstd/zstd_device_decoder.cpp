@@ -1,5 +1,6 @@
 #include "codec/bytes_to_bytes/zstd/zstd_device_decoder.hpp"
 
+#include "codec/bytes_to_bytes/zstd/zstd_device_choice.hpp"
 #include "zarrgpu/error.hpp"
 
 #if defined(ZARRGPU_HAVE_CUDA)
@@ -11,6 +12,22 @@
 
 namespace zarrgpu::codec {
 namespace {
+
+// When the decoder is worth using (zstd_device_choice.hpp): host code, the
+// same with and without CUDA.
+class ZstdDeviceChoice : public BatchedDeviceDecoder {
+ public:
+  DecoderChoice choice() const override { return config().zstd_decoder; }
+  bool prefers_device(std::size_t chunks, std::size_t max_decoded_bytes, const DecodeResources& with) const override {
+    return zstd_device::prefers_gpu(chunks, max_decoded_bytes, with);
+  }
+  std::string describe_choice(const DecodeResources& with) const override {
+    return zstd_device::describe(choice(), with);
+  }
+  std::size_t default_temp_budget(std::size_t decoded_scratch_bytes) const override {
+    return zstd_device::kTempPerScratch * decoded_scratch_bytes;
+  }
+};
 
 #if defined(ZARRGPU_HAVE_CUDA)
 namespace zgpu = zarrgpu::zstd::gpu;
@@ -29,7 +46,7 @@ zgpu::DecompressOptions options(std::size_t max_decoded_bytes, std::size_t temp_
   return o;
 }
 
-class ZstdDeviceDecoder final : public BatchedDeviceDecoder {
+class ZstdDeviceDecoder final : public ZstdDeviceChoice {
  public:
   std::size_t temp_bytes(std::size_t chunks, std::size_t max_decoded_bytes, std::size_t temp_budget,
                          const DeviceChunkNeeds& needs) const override {
@@ -61,7 +78,7 @@ class ZstdDeviceDecoder final : public BatchedDeviceDecoder {
 #else
 [[noreturn]] void not_built() { throw Error(ErrorKind::internal, "zstd: this build has no GPU decoder (no CUDA)"); }
 
-class ZstdDeviceDecoder final : public BatchedDeviceDecoder {
+class ZstdDeviceDecoder final : public ZstdDeviceChoice {
  public:
   std::size_t temp_bytes(std::size_t, std::size_t, std::size_t, const DeviceChunkNeeds&) const override { not_built(); }
   void decode_async(const DeviceBatch&, void*, std::size_t, DeviceStream) const override { not_built(); }
