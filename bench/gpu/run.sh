@@ -12,13 +12,7 @@
 #   bench/gpu/run.sh test read cpu
 # Results stay as files in $OUT (or bench/results); logs go into one logs.tgz,
 # since the device tool returns at most 8 files.
-set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$root"
-export PYTHONUNBUFFERED=1
-out=${OUT:-$root/bench/results}
-mkdir -p "$out"
-source bench/gpu/prepare.sh
+source "$(dirname "${BASH_SOURCE[0]}")/stage_env.sh"
 stages=("$@"); [ ${#stages[@]} -gt 0 ] || stages=(test)
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 ))s; }

@@ -7,13 +7,7 @@
 # smaller one on the same grid (XARRAY_BENCH_STEPS time steps of 721 x 1440 x 4,
 # default 64 = ~1 GB).
 #   bash bench/gpu/xarray.sh [STORE]
-set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$root"
-export PYTHONUNBUFFERED=1
-out=${OUT:-$root/bench/results}
-mkdir -p "$out"
-source bench/gpu/prepare.sh
+source "$(dirname "${BASH_SOURCE[0]}")/stage_env.sh"
 source bench/gpu/python_pkg.sh
 store=${1:-$(ls -d /tmp/zarrgpu_bench/era5_zstd_*.zarr 2>/dev/null | head -1)}
 if [ -z "$store" ] || [ ! -d "$store" ]; then

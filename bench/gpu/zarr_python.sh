@@ -6,13 +6,7 @@
 # bench/gpu/fetch_deps.sh (.whl-peers: zarr-python, KvikIO, nvidia-nvcomp-cu13).
 # Uses the 8 GB store the read benchmark generated under /tmp/zarrgpu_bench, or makes it.
 #   bash bench/gpu/zarr_python.sh [STORE]          results: $OUT or bench/results/zarr_python.{md,json}
-set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$root"
-export PYTHONUNBUFFERED=1
-out=${OUT:-$root/bench/results}
-mkdir -p "$out"
-source bench/gpu/prepare.sh
+source "$(dirname "${BASH_SOURCE[0]}")/stage_env.sh"
 source bench/gpu/python_pkg.sh
 store=${1:-$(ls -d /tmp/zarrgpu_bench/era5_zstd_*.zarr 2>/dev/null | head -1)}
 if [ -z "$store" ] || [ ! -d "$store" ]; then
