@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 #include "zarrgpu/error.hpp"
 #include "zarrgpu/ipc.hpp"
@@ -25,6 +26,30 @@ void lookup(const char* symbol, F& fn) {
   fn = reinterpret_cast<F>(p);
 }
 
+// A driver symbol and the CudaDriver field that holds it.
+template <class F>
+struct Entry {
+  const char* symbol;
+  F CudaDriver::*field;
+};
+template <class F>
+Entry(const char*, F CudaDriver::*) -> Entry<F>;  // for compilers without aggregate deduction
+
+constexpr std::tuple kDriverEntries{
+    Entry{"cuMemGetAddressRange", &CudaDriver::mem_get_address_range},
+    Entry{"cuMemGetAllocationGranularity", &CudaDriver::mem_get_allocation_granularity},
+    Entry{"cuMemCreate", &CudaDriver::mem_create},
+    Entry{"cuMemRelease", &CudaDriver::mem_release},
+    Entry{"cuMemExportToShareableHandle", &CudaDriver::mem_export_to_shareable_handle},
+    Entry{"cuMemImportFromShareableHandle", &CudaDriver::mem_import_from_shareable_handle},
+    Entry{"cuMemGetAllocationPropertiesFromHandle", &CudaDriver::mem_get_allocation_properties_from_handle},
+    Entry{"cuMemAddressReserve", &CudaDriver::mem_address_reserve},
+    Entry{"cuMemAddressFree", &CudaDriver::mem_address_free},
+    Entry{"cuMemMap", &CudaDriver::mem_map},
+    Entry{"cuMemUnmap", &CudaDriver::mem_unmap},
+    Entry{"cuMemSetAccess", &CudaDriver::mem_set_access},
+};
+
 }  // namespace
 
 const CudaDriver& cuda_driver() {
@@ -33,18 +58,7 @@ const CudaDriver& cuda_driver() {
   static std::string failure;
   std::call_once(once, [] {
     try {
-      lookup("cuMemGetAddressRange", driver.mem_get_address_range);
-      lookup("cuMemGetAllocationGranularity", driver.mem_get_allocation_granularity);
-      lookup("cuMemCreate", driver.mem_create);
-      lookup("cuMemRelease", driver.mem_release);
-      lookup("cuMemExportToShareableHandle", driver.mem_export_to_shareable_handle);
-      lookup("cuMemImportFromShareableHandle", driver.mem_import_from_shareable_handle);
-      lookup("cuMemGetAllocationPropertiesFromHandle", driver.mem_get_allocation_properties_from_handle);
-      lookup("cuMemAddressReserve", driver.mem_address_reserve);
-      lookup("cuMemAddressFree", driver.mem_address_free);
-      lookup("cuMemMap", driver.mem_map);
-      lookup("cuMemUnmap", driver.mem_unmap);
-      lookup("cuMemSetAccess", driver.mem_set_access);
+      std::apply([](auto... entry) { (lookup(entry.symbol, driver.*entry.field), ...); }, kDriverEntries);
     } catch (const Error& e) {
       failure = e.cause();
     }
