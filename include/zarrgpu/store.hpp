@@ -86,8 +86,9 @@ std::shared_ptr<Store> open_local_store(const std::string& root, bool create = f
                                         WriteSync sync = WriteSync::each_write);
 // A store held in memory.
 std::shared_ptr<Store> make_memory_store();
-// "file://..." or a plain path, "memory://", "http(s)://..." (read-only; settings
-// from the environment, ZARRGPU_HTTP_*: README.md).
+// "file://..." or a plain path, "memory://", "http(s)://..." and
+// "s3://bucket/prefix" (read-only; settings from the environment,
+// ZARRGPU_HTTP_*, and for S3 the AWS variables and files: README.md).
 std::shared_ptr<Store> open_store(const std::string& url, bool create = false);
 
 }  // namespace zarrgpu

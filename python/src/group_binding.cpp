@@ -5,9 +5,11 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/vector.h>
 
 #include "engine/node_documents.hpp"
+#include "store/store_options.hpp"
 #include "node_json.hpp"
 #include "zarrgpu/array.hpp"
 #include "metadata/metadata.hpp"
@@ -98,6 +100,9 @@ void bind_group(nb::module_& m) {
         nb::arg("url"), nb::arg("path") = "", nb::arg("consolidated") = nb::none(),
         "The node at `path`: an Array (from one read of its metadata) or a Group.");
 
+  m.def("set_store_options", &set_store_options, nb::arg("url"), nb::arg("options"),
+        "Options (S3: region, endpoint_url, profile, key, secret, token, anon) for the store at `url` "
+        "and below, for this process: Python's storage_options.");
   m.def("consolidate_metadata",
         [](const std::string& url, const std::string& path) {
           auto store = open_store(url);

@@ -34,6 +34,7 @@ from .errors import (
     ZarrgpuError,
 )
 from .group import Group
+from .storage_options import apply_storage_options
 from ._settings import (
     CodecReport,
     Config,
@@ -59,8 +60,9 @@ def built_with_cuda() -> bool:
     return bool(_zarrgpu.built_with_cuda)
 
 
-def _split(path_or_url: Any, path: str) -> tuple[str, str]:
+def _split(path_or_url: Any, path: str, storage_options: dict | None = None) -> tuple[str, str]:
     url = os.fspath(path_or_url) if isinstance(path_or_url, os.PathLike) else str(path_or_url)
+    apply_storage_options(url, storage_options)
     return url, path.strip("/")
 
 
@@ -69,27 +71,32 @@ def _check_mode(mode: str) -> None:
         raise InvalidArgumentError(f"mode must be one of {_MODES} (create nodes with create_array/create_group), got {mode!r}")
 
 
-def open(path_or_url: Any, mode: str = "r", *, path: str = "", consolidated: bool | None = None) -> Array | Group:
+def open(path_or_url: Any, mode: str = "r", *, path: str = "", consolidated: bool | None = None,
+         storage_options: dict | None = None) -> Array | Group:
     """Opens the array or group at ``path`` inside the store ``path_or_url``
-    (a directory, a ``file://`` URL, or an ``http://``/``https://`` URL, read-only). ``mode``: "r" (read-only) or "r+"/"a" (writes allowed).
+    (a directory, a ``file://`` URL, or, read-only, an ``http(s)://`` or ``s3://bucket/prefix`` URL).
+    ``mode``: "r" (read-only) or "r+"/"a" (writes allowed).
     ``consolidated`` (groups, as zarr-python's ``use_consolidated``): None uses consolidated
-    metadata when present, False reads the members' own metadata, True requires it."""
+    metadata when present, False reads the members' own metadata, True requires it.
+    ``storage_options`` (S3): region, endpoint_url, profile, key, secret, token, anon; kept for
+    this URL in this process."""
     _check_mode(mode)
-    url, path = _split(path_or_url, path)
+    url, path = _split(path_or_url, path, storage_options)
     core = _zarrgpu.open_member(url, path, consolidated)
     if isinstance(core, _zarrgpu.Array):
         return Array(core, url, mode)
     return Group(core, url, mode, consolidated)
 
 
-def open_array(path_or_url: Any, mode: str = "r", *, path: str = "") -> Array:
-    url, path = _split(path_or_url, path)
+def open_array(path_or_url: Any, mode: str = "r", *, path: str = "", storage_options: dict | None = None) -> Array:
+    url, path = _split(path_or_url, path, storage_options)
     _check_mode(mode)
     return Array(_zarrgpu.Array.open(url, path), url, mode)
 
 
-def open_group(path_or_url: Any, mode: str = "r", *, path: str = "", consolidated: bool | None = None) -> Group:
-    url, path = _split(path_or_url, path)
+def open_group(path_or_url: Any, mode: str = "r", *, path: str = "", consolidated: bool | None = None,
+               storage_options: dict | None = None) -> Group:
+    url, path = _split(path_or_url, path, storage_options)
     _check_mode(mode)
     return Group(_zarrgpu.Group.open(url, path, consolidated), url, mode, consolidated)
 

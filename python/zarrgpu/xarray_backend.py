@@ -43,6 +43,7 @@ from ._dtypes import is_numeric
 from .array import Array
 from .errors import InvalidArgumentError
 from .group import Group
+from .storage_options import apply_storage_options
 
 DIMENSION_KEY = "_ARRAY_DIMENSIONS"
 _ZARR_MARKERS = ("zarr.json", ".zgroup", ".zarray", ".zmetadata")
@@ -276,7 +277,7 @@ class ZarrgpuBackendEntrypoint(BackendEntrypoint):
     open_dataset_parameters = (
         "filename_or_obj", "mask_and_scale", "decode_times", "concat_characters", "decode_coords",
         "drop_variables", "use_cftime", "decode_timedelta", "group", "consolidated", "device",
-        "use_zarr_fill_value_as_mask",
+        "use_zarr_fill_value_as_mask", "storage_options",
     )
 
     def guess_can_open(self, filename_or_obj: Any) -> bool:
@@ -303,8 +304,11 @@ class ZarrgpuBackendEntrypoint(BackendEntrypoint):
         consolidated: bool | None = None,
         device: str = "cpu",
         use_zarr_fill_value_as_mask: bool | None = None,
+        storage_options: dict | None = None,
     ):
-        store = ZarrgpuDataStore.open(_url(filename_or_obj), group=group, consolidated=consolidated, device=device,
+        url = _url(filename_or_obj)
+        apply_storage_options(url, storage_options)
+        store = ZarrgpuDataStore.open(url, group=group, consolidated=consolidated, device=device,
                                       use_zarr_fill_value_as_mask=use_zarr_fill_value_as_mask,
                                       drop_variables=_names(drop_variables))
         return _dataset_of(store, dict(
@@ -391,7 +395,7 @@ def _names(drop_variables: str | Iterable[str] | None) -> list[str]:
 def _url(filename_or_obj: Any) -> str:
     path = _path(filename_or_obj)
     if path is None:
-        raise TypeError(f"engine='zarrgpu' opens a path, file:// or http(s):// URL, got {type(filename_or_obj).__name__}")
+        raise TypeError(f"engine='zarrgpu' opens a path, file://, http(s):// or s3:// URL, got {type(filename_or_obj).__name__}")
     return path
 
 

@@ -39,6 +39,7 @@ NodeDocuments read_node_documents(Store& store, const std::string& path) {
     try {
       engine::check_metadata_document_size(store, key, path);
     } catch (const Error& e) {  // found, and too large to read
+      if (e.kind() != ErrorKind::invalid_metadata) throw;  // the store failed (a remote store's 403)
       if (!d.unparsable) d.unparsable = e;
       if (has[i]) *has[i] = true;
       reqs.push_back({{"", ByteRange::all()}, {}});  // an empty key: left out of the batch

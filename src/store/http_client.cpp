@@ -152,8 +152,9 @@ std::string redact_url(std::string_view url) {
   return std::string(u.substr(0, host_start)) + std::string(u.substr(host_start + at + 1));
 }
 
-HttpClient::HttpClient(HttpSettings settings, std::string describe, std::function<void(void*)> configure)
-    : settings_(settings), describe_(std::move(describe)), configure_(std::move(configure)) {
+HttpClient::HttpClient(HttpSettings settings, std::string describe, std::function<void(void*)> configure,
+                       std::vector<std::string> headers)
+    : settings_(settings), describe_(std::move(describe)), configure_(std::move(configure)), headers_(std::move(headers)) {
   global_init();
 }
 
@@ -243,6 +244,7 @@ std::vector<HttpResponse> HttpClient::perform(std::span<const HttpRequest> reque
       const std::string spec = r.range.starts_with("bytes=") ? r.range.substr(6) : r.range;
       curl_easy_setopt(e, CURLOPT_RANGE, spec.c_str());  // copied by curl
     }
+    for (const auto& h : headers_) t->headers = curl_slist_append(t->headers, h.c_str());
     for (const auto& h : r.headers) t->headers = curl_slist_append(t->headers, h.c_str());
     if (t->headers) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
     if (configure_) configure_(e);

@@ -65,8 +65,10 @@ std::string redact_url(std::string_view url);
 class HttpClient {
  public:
   // `configure` is applied to each request's curl handle before it starts
-  // (S3: signing); `describe` names the store in errors.
-  HttpClient(HttpSettings settings, std::string describe, std::function<void(void* curl)> configure = {});
+  // (S3: signing), `headers` ("Name: value") are sent with every request;
+  // `describe` names the store in errors.
+  HttpClient(HttpSettings settings, std::string describe, std::function<void(void* curl)> configure = {},
+             std::vector<std::string> headers = {});
   ~HttpClient();
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
@@ -88,6 +90,7 @@ class HttpClient {
   HttpSettings settings_;
   std::string describe_;
   std::function<void(void*)> configure_;
+  std::vector<std::string> headers_;
   std::atomic<std::uint64_t> cancel_epoch_{0};
   std::mutex mutex_;
   std::vector<void*> idle_multis_;  // kept for their connection caches

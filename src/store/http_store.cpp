@@ -88,12 +88,15 @@ std::span<const std::byte> answered_bytes(const HttpResponse& response, const By
   return {response.body.data() + (r.offset - first), static_cast<std::size_t>(r.length)};
 }
 
-HttpStore::HttpStore(std::string base_url, HttpSettings settings, std::function<void(void*)> configure)
-    : base_url_(std::move(base_url)), client_(settings, redact_url(base_url_), std::move(configure)) {}
+HttpStore::HttpStore(std::string base_url, HttpSettings settings, std::string describe,
+                     std::function<void(void*)> configure, std::vector<std::string> headers)
+    : base_url_(std::move(base_url)),
+      describe_(describe.empty() ? redact_url(base_url_) : std::move(describe)),
+      client_(settings, describe_, std::move(configure), std::move(headers)) {}
 
 std::string HttpStore::url_of(std::string_view key) const { return base_url_ + "/" + encode_key(key); }
 
-std::string HttpStore::describe() const { return redact_url(base_url_); }
+std::string HttpStore::describe() const { return describe_; }
 
 std::vector<ReadResult> HttpStore::read(std::span<const ReadInto> requests) {
   const std::string store = describe();
@@ -187,11 +190,11 @@ std::vector<ReadResult> HttpStore::read(std::span<const ReadInto> requests) {
 }
 
 void HttpStore::write(std::string_view key, std::span<const std::byte>) {
-  throw Error(ErrorKind::unsupported, "HTTP stores are read-only", {"", std::string(key), "", describe()});
+  throw Error(ErrorKind::unsupported, "remote stores (HTTP, S3) are read-only", {"", std::string(key), "", describe()});
 }
 
 void HttpStore::erase(std::string_view key) {
-  throw Error(ErrorKind::unsupported, "HTTP stores are read-only", {"", std::string(key), "", describe()});
+  throw Error(ErrorKind::unsupported, "remote stores (HTTP, S3) are read-only", {"", std::string(key), "", describe()});
 }
 
 std::vector<std::string> HttpStore::list(std::string_view prefix) {
@@ -209,7 +212,8 @@ std::optional<std::uint64_t> HttpStore::size(std::string_view key) {
   if (answer.status == 404 || answer.status == 410) return std::nullopt;
   if (answer.status != 200 || !answer.content_length) {
     throw Error(ErrorKind::io, "HEAD " + redact_url(head.url) + ": HTTP " + std::to_string(answer.status) +
-                                   (answer.status == 200 ? " without Content-Length" : ""),
+                                   (answer.status == 200 ? " without Content-Length" : "") +
+                                   (answer.status == 401 || answer.status == 403 ? " (permission denied)" : ""),
                 {"", std::string(key), "", describe()});
   }
   return *answer.content_length;
@@ -261,7 +265,9 @@ std::unique_ptr<StoredValue> HttpStore::open_value(std::string_view key) {
   auto answer = std::move(client_.perform(std::span(&head, 1)).at(0));
   if (answer.status == 404 || answer.status == 410) return nullptr;
   if (answer.status != 200 || !answer.content_length) {
-    throw Error(ErrorKind::io, "HEAD " + redact_url(head.url) + ": HTTP " + std::to_string(answer.status),
+    throw Error(ErrorKind::io,
+                "HEAD " + redact_url(head.url) + ": HTTP " + std::to_string(answer.status) +
+                    (answer.status == 401 || answer.status == 403 ? " (permission denied)" : ""),
                 {"", std::string(key), "", describe()});
   }
   return std::make_unique<HttpValue>(*this, std::string(key), *answer.content_length, answer.etag);

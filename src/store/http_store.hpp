@@ -21,8 +21,10 @@ namespace zarrgpu::store {
 
 class HttpStore : public Store, public ValueOpener {
  public:
-  // `base_url` without a trailing '/'; `configure` as for HttpClient.
-  HttpStore(std::string base_url, HttpSettings settings, std::function<void(void*)> configure = {});
+  // `base_url` without a trailing '/'; `describe` names the store in errors
+  // ("" : the URL, redacted); `configure` and `headers` as for HttpClient.
+  HttpStore(std::string base_url, HttpSettings settings, std::string describe = "",
+            std::function<void(void*)> configure = {}, std::vector<std::string> headers = {});
 
   std::vector<ReadResult> read(std::span<const ReadInto> requests) override;
   void write(std::string_view key, std::span<const std::byte> value) override;
@@ -42,6 +44,7 @@ class HttpStore : public Store, public ValueOpener {
 
  protected:
   std::string base_url_;
+  std::string describe_;
   HttpClient client_;
 };
 

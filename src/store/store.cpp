@@ -6,6 +6,8 @@
 #include <set>
 
 #include "store/http_store.hpp"
+#include "store/s3_store.hpp"
+#include "store/store_options.hpp"
 #include "store/readahead_window.hpp"
 #include "store/reusing_read.hpp"
 #include "zarrgpu/error.hpp"
@@ -69,7 +71,37 @@ std::mutex g_named_mutex;
 std::map<std::string, std::shared_ptr<Store>, std::less<>> g_named_memory_stores;
 }  // namespace
 
+namespace {
+std::mutex g_options_mutex;
+std::map<std::string, StoreOptions, std::less<>> g_store_options;
+}  // namespace
+
+void set_store_options(const std::string& url, StoreOptions options) {
+  std::string key = url;
+  while (key.ends_with('/')) key.pop_back();
+  std::lock_guard lk(g_options_mutex);
+  g_store_options[key] = std::move(options);
+}
+
 std::shared_ptr<Store> open_store(const std::string& url, bool create) {
+  StoreOptions options;
+  {
+    std::string u = url;
+    while (u.ends_with('/')) u.pop_back();
+    std::lock_guard lk(g_options_mutex);
+    // The longest URL set that is `u` or a parent of it.
+    std::size_t best = 0;
+    for (const auto& [key, value] : g_store_options) {
+      if (key.size() >= best && (u == key || (u.starts_with(key) && u[key.size()] == '/'))) {
+        best = key.size();
+        options = value;
+      }
+    }
+  }
+  return open_store(url, create, options);
+}
+
+std::shared_ptr<Store> open_store(const std::string& url, bool create, const StoreOptions& options) {
   constexpr std::string_view file = "file://", memory = "memory://";
   std::string_view u = url;
   if (u.starts_with(memory)) {
@@ -86,6 +118,10 @@ std::shared_ptr<Store> open_store(const std::string& url, bool create) {
       throw Error(ErrorKind::unsupported, "HTTP stores are read-only", {"", "", "", store::redact_url(url)});
     }
     return store::open_http_store(url);
+  }
+  if (u.starts_with("s3://")) {
+    if (create) throw Error(ErrorKind::unsupported, "S3 stores are read-only", {"", "", "", store::redact_url(url)});
+    return store::open_s3_store(url, options);
   }
   if (const auto p = u.find("://"); p != std::string_view::npos) {
     throw Error(ErrorKind::unsupported, "no store for URL scheme '" + std::string(u.substr(0, p)) + "'",
