@@ -16,14 +16,14 @@ bool unreserved(unsigned char c) {
          c == '_' || c == '~';
 }
 
-// RFC 3986 section 2: every byte outside the unreserved set of a path
-// segment is percent-encoded; '/' separates the segments.
-std::string encode_key(std::string_view key) {
+}  // namespace
+
+std::string percent_encode(std::string_view text, bool keep_slash) {
   static constexpr char hex[] = "0123456789ABCDEF";
   std::string out;
-  out.reserve(key.size());
-  for (const unsigned char c : key) {
-    if (unreserved(c) || c == '/') {
+  out.reserve(text.size());
+  for (const unsigned char c : text) {
+    if (unreserved(c) || (keep_slash && c == '/')) {
       out += static_cast<char>(c);
     } else {
       out += '%';
@@ -33,6 +33,8 @@ std::string encode_key(std::string_view key) {
   }
   return out;
 }
+
+namespace {
 
 std::string range_header(const ByteRange& r) {
   if (r.suffix_length > 0) return "bytes=-" + std::to_string(r.suffix_length);
@@ -94,7 +96,7 @@ HttpStore::HttpStore(std::string base_url, HttpSettings settings, std::string de
       describe_(describe.empty() ? redact_url(base_url_) : std::move(describe)),
       client_(settings, describe_, std::move(configure), std::move(headers)) {}
 
-std::string HttpStore::url_of(std::string_view key) const { return base_url_ + "/" + encode_key(key); }
+std::string HttpStore::url_of(std::string_view key) const { return base_url_ + "/" + percent_encode(key, true); }
 
 std::string HttpStore::describe() const { return describe_; }
 

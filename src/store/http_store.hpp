@@ -53,6 +53,11 @@ class HttpStore : public Store, public ValueOpener {
 std::shared_ptr<HttpStore> open_http_store(const std::string& url,
                                            const HttpSettings& settings = HttpSettings::from_environment());
 
+// RFC 3986 section 2: every byte outside the unreserved set percent-encoded;
+// '/' too unless `keep_slash` (a key's path segments; SigV4's canonical query
+// encodes it).
+std::string percent_encode(std::string_view text, bool keep_slash);
+
 // The bytes of `range` of `key` in a successful answer (200 or 206) to a
 // request for `requested`; a `range` past the end of the value is Error(io)
 // as for every store (byte_range.hpp).

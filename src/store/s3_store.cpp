@@ -12,24 +12,6 @@
 namespace zarrgpu::store {
 namespace {
 
-// Percent-encoding of a query value as SigV4's canonical query wants it
-// (every byte outside RFC 3986's unreserved set, '/' included).
-std::string encode_query_value(std::string_view v) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const unsigned char c : v) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-        c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
 // The five predefined entities of XML 1.0 (section 4.6), all that S3 escapes.
 std::string xml_unescape(std::string_view s) {
   std::string out;
@@ -87,8 +69,8 @@ class S3Store final : public HttpStore {
     for (;;) {
       // Query parameters in SigV4's canonical (sorted) order.
       std::string url = bucket_url_ + "?";
-      if (!token.empty()) url += "continuation-token=" + encode_query_value(token) + "&";
-      url += "list-type=2&prefix=" + encode_query_value(wanted);
+      if (!token.empty()) url += "continuation-token=" + percent_encode(token, false) + "&";
+      url += "list-type=2&prefix=" + percent_encode(wanted, false);
       HttpRequest get{url, "", false, std::string(prefix), {}, 0};
       auto answer = std::move(client().perform(std::span(&get, 1)).at(0));
       const std::string_view xml(reinterpret_cast<const char*>(answer.body.data()), answer.body.size());

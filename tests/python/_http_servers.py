@@ -56,6 +56,26 @@ def wait_for_port(port: int, proc: subprocess.Popen | None, log: Path | None, ti
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
 
 
+def stop_process(proc: subprocess.Popen | None) -> None:
+    """Ends a server this module started: SIGTERM, then SIGKILL after 10 s."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def assert_same_array(got, want) -> None:
+    """A remote read equals the local one: dtype, shape and every byte (NaNs included)."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if want.dtype.kind in "OUT":
+        assert got.tolist() == want.tolist()
+    else:
+        assert got.tobytes() == want.tobytes()
+
+
 class Nginx:
     """nginx in the foreground, one process, serving `root` (range requests are nginx's own)."""
 
@@ -98,13 +118,7 @@ class Nginx:
         raise RuntimeError(f"nginx did not start: {(self.workdir / 'error.log').read_text()}")
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         self.proc = None
 
     @property

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from _http_servers import free_port, wait_for_port
+from _http_servers import free_port, stop_process, wait_for_port
 
 BUCKET = "corpus"
 
@@ -72,11 +72,5 @@ class MotoServer:
                                                       headers={"Content-Type": "text/plain"}))
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         self.proc = None

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import zarrgpu
-from _http_servers import FAULTS, FaultProxy, Nginx, copy_corpus, require_nginx
+from _http_servers import FAULTS, FaultProxy, Nginx, assert_same_array, copy_corpus, require_nginx
 from _zarrgpu_corpus import corpus_dir
 
 CORPUS = corpus_dir()
@@ -58,19 +58,11 @@ def _local(entry: dict) -> np.ndarray:
     return zarrgpu.open_array(str(CORPUS / entry["store"]), path=entry["array"])[...]
 
 
-def _assert_same(got: np.ndarray, want: np.ndarray) -> None:
-    assert got.dtype == want.dtype and got.shape == want.shape
-    if want.dtype.kind in "OUT":
-        assert got.tolist() == want.tolist()
-    else:
-        assert got.tobytes() == want.tobytes()
-
-
 @pytest.mark.parametrize("name,entry", ENTRIES, ids=[n for n, _ in ENTRIES])
 def test_every_corpus_array_reads_over_http_as_locally(served, name, entry):
     server, _ = served
     got = zarrgpu.open_array(f"{server.url}/{entry['store']}", path=entry["array"])[...]
-    _assert_same(got, _local(entry))
+    assert_same_array(got, _local(entry))
 
 
 def test_sharded_partial_reads_use_ranges_of_one_version(served):
@@ -79,7 +71,7 @@ def test_sharded_partial_reads_use_ranges_of_one_version(served):
     store = next(e for _, e in ENTRIES if "shard" in e["store"] and len(e["shape"]) == 2)
     remote = zarrgpu.open_array(f"{server.url}/{store['store']}", path=store["array"])
     local = zarrgpu.open_array(str(CORPUS / store["store"]), path=store["array"])
-    _assert_same(remote[3:40, 5:33], local[3:40, 5:33])
+    assert_same_array(remote[3:40, 5:33], local[3:40, 5:33])
 
 
 def test_open_member_of_consolidated_group_and_list_it(served):
@@ -90,7 +82,7 @@ def test_open_member_of_consolidated_group_and_list_it(served):
         assert sorted(remote.keys()) == sorted(local.keys())
         for name in local.keys():
             if isinstance(local[name], zarrgpu.Array):
-                _assert_same(remote[name][...], local[name][...])
+                assert_same_array(remote[name][...], local[name][...])
 
 
 def test_group_without_consolidated_metadata_says_http_cannot_list(served):
@@ -150,7 +142,7 @@ def test_cli_info_cat_convert_from_http(served, run_zarrgpu, tmp_path):
     converted = tmp_path / "copy.zarr"
     r = run_zarrgpu("convert", url, converted)
     assert r.returncode == 0, r.stderr
-    _assert_same(zarrgpu.open_array(str(converted), path="data")[...],
+    assert_same_array(zarrgpu.open_array(str(converted), path="data")[...],
                  zarrgpu.open_array(str(CORPUS / "v3_group_consolidated_s11.zarr"), path="data")[...])
 
 
@@ -203,7 +195,7 @@ def test_faults_are_retried_and_arrays_read_right(served, proxy_of, fast_retries
     # Every fourth array (each request meets two faults: the whole corpus takes minutes).
     for _, entry in ENTRIES[::4]:
         got = zarrgpu.open_array(f"{proxy.url}/{entry['store']}", path=entry["array"])[...]
-        _assert_same(got, _local(entry))
+        assert_same_array(got, _local(entry))
     assert all(proxy.faults[f] > 0 for f in FAULTS), proxy.faults
     assert time.monotonic() - start < 120
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import zarrgpu
+from _http_servers import assert_same_array
 from _s3_server import BUCKET, MotoServer, require_moto
 from _zarrgpu_corpus import corpus_dir
 
@@ -58,18 +59,10 @@ def aws_env(moto, monkeypatch, tmp_path):
     return moto
 
 
-def _same(got: np.ndarray, want: np.ndarray) -> None:
-    assert got.dtype == want.dtype and got.shape == want.shape
-    if want.dtype.kind in "OUT":
-        assert got.tolist() == want.tolist()
-    else:
-        assert got.tobytes() == want.tobytes()
-
-
 @pytest.mark.parametrize("name,entry", ENTRIES, ids=[n for n, _ in ENTRIES])
 def test_every_corpus_array_reads_from_s3_as_locally(aws_env, name, entry):
     got = zarrgpu.open_array(f"{ROOT}/{entry['store']}", path=entry["array"])[...]
-    _same(got, zarrgpu.open_array(str(CORPUS / entry["store"]), path=entry["array"])[...])
+    assert_same_array(got, zarrgpu.open_array(str(CORPUS / entry["store"]), path=entry["array"])[...])
 
 
 def test_group_without_consolidated_metadata_lists_with_list_objects(aws_env):
@@ -87,7 +80,7 @@ def test_storage_options_give_key_and_endpoint(moto, monkeypatch, tmp_path):
     url = f"{ROOT}/v3_group_consolidated_s11.zarr"
     g = zarrgpu.open(url, storage_options={"endpoint_url": moto.url, "key": moto.key, "secret": moto.secret,
                                            "region": "us-east-1"})
-    _same(g["data"][...], zarrgpu.open_array(str(CORPUS / "v3_group_consolidated_s11.zarr"), path="data")[...])
+    assert_same_array(g["data"][...], zarrgpu.open_array(str(CORPUS / "v3_group_consolidated_s11.zarr"), path="data")[...])
 
 
 def test_credentials_from_a_profile_in_the_shared_files(aws_env, monkeypatch, tmp_path):
@@ -102,7 +95,7 @@ def test_credentials_from_a_profile_in_the_shared_files(aws_env, monkeypatch, tm
     monkeypatch.setenv("AWS_CONFIG_FILE", str(config))
     monkeypatch.setenv("AWS_PROFILE", "reader")
     a = zarrgpu.open_array(f"{ROOT}/v3_zstd1_f4_s11.zarr")
-    _same(a[...], zarrgpu.open_array(str(CORPUS / "v3_zstd1_f4_s11.zarr"))[...])
+    assert_same_array(a[...], zarrgpu.open_array(str(CORPUS / "v3_zstd1_f4_s11.zarr"))[...])
     monkeypatch.setenv("AWS_PROFILE", "nobody")
     with pytest.raises(zarrgpu.InvalidArgumentError, match="profile 'nobody'"):
         zarrgpu.open_array(f"{ROOT}/v3_zstd1_f4_s11.zarr")
@@ -133,5 +126,5 @@ def test_cli_info_and_convert_from_s3(aws_env, run_zarrgpu, tmp_path):
     r = run_zarrgpu("convert", url, out)
     assert r.returncode == 0, r.stderr
     for name in zarrgpu.open(str(CORPUS / "v3_group_plain_s11.zarr")).keys():
-        _same(zarrgpu.open_array(str(out), path=name)[...],
+        assert_same_array(zarrgpu.open_array(str(out), path=name)[...],
               zarrgpu.open_array(str(CORPUS / "v3_group_plain_s11.zarr"), path=name)[...])
