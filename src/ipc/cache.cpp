@@ -183,6 +183,7 @@ CacheStats Cache::stats() const {
   s.hits = hits_;
   s.misses = misses_;
   s.evictions = evictions_;
+  s.waiting = waiting_.size();
   return s;
 }
 

@@ -44,6 +44,7 @@ struct CacheStats {
   std::uint64_t budget = 0;
   std::uint64_t leased_bytes = 0;
   std::uint64_t hits = 0, misses = 0, evictions = 0;
+  std::size_t waiting = 0;    // requests waiting for other connections to release the budget
 };
 
 class Cache {

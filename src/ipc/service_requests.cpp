@@ -178,7 +178,8 @@ json CacheService::answer(const json& r, std::uint64_t connection, std::vector<F
   if (op == "stats") {
     const CacheStats s = cache_.stats();
     return {{"ok", true}, {"entries", s.entries}, {"leases", s.leases}, {"bytes", s.bytes}, {"budget", s.budget},
-            {"leased_bytes", s.leased_bytes}, {"hits", s.hits}, {"misses", s.misses}, {"evictions", s.evictions}};
+            {"leased_bytes", s.leased_bytes}, {"hits", s.hits}, {"misses", s.misses}, {"evictions", s.evictions},
+            {"waiting", s.waiting}};
   }
   bad("unknown op \"" + op + "\" (hello, read, create, publish, open, remove, release, stats)");
 }

@@ -25,6 +25,17 @@ CacheEntry host_entry(std::uint64_t bytes) {
 // Long enough for nothing: the tests of a full budget that others hold.
 constexpr std::chrono::milliseconds kShortWait{20};
 
+// Whether `n` requests are waiting for the budget within a minute (a loaded
+// machine may be slow to start a thread; a fixed sleep would race it).
+bool wait_for_waiters(const Cache& c, std::size_t n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (c.stats().waiting < n) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
 ErrorKind kind_of(const std::function<void()>& f) {
   try {
     f();
@@ -75,18 +86,23 @@ TEST(IpcCache, LeasedEntriesKeepTheirMemory) {
 TEST(IpcCache, AFullBudgetWaitsForAnotherConnectionsRelease) {
   Cache c(100, "t", std::chrono::seconds(30));
   Lease a = c.lease_or_make("a", 100, 1, [] { return host_entry(100); });
+  // Connection 1 releases only once connection 2 is seen waiting: the request
+  // cannot have been served before the release, however the threads are scheduled.
+  std::atomic<bool> released{false};
   std::thread releaser([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ASSERT_TRUE(wait_for_waiters(c, 1));
+    released = true;
     c.release(a.id, 1);
   });
   const auto t0 = std::chrono::steady_clock::now();
   Lease b = c.lease_or_make("b", 100, 2, [] { return host_entry(100); });  // waits, then evicts a
   const auto waited = std::chrono::steady_clock::now() - t0;
   releaser.join();
+  EXPECT_TRUE(released.load());
   EXPECT_FALSE(b.hit);
-  EXPECT_GE(waited, std::chrono::milliseconds(90));
   EXPECT_LT(waited, std::chrono::seconds(20));
   EXPECT_EQ(c.stats().evictions, 1u);
+  EXPECT_EQ(c.stats().waiting, 0u);
 }
 
 TEST(IpcCache, WaitersHoldingLeasesDoNotWaitOnEachOther) {
@@ -98,7 +114,7 @@ TEST(IpcCache, WaitersHoldingLeasesDoNotWaitOnEachOther) {
     c.lease_or_make("c", 100, 1, [] { return host_entry(100); });
     first_served = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(wait_for_waiters(c, 1));
   // Connection 1 waits and holds a lease: none but connection 2 could free
   // room, so connection 2 is refused at once, not after the 30 s.
   const auto t0 = std::chrono::steady_clock::now();
