@@ -17,6 +17,11 @@ export ZARRGPU_CORPUS_DIR="$corpus"
 extra_corpus=$(realpath -m "${ZARRGPU_EXTRA_CORPUS_DIR:-$root/../shared/corpus}")
 export ZARRGPU_EXTRA_CORPUS_DIR="$extra_corpus"
 status=0
+# What failed, repeated at the end: CI shows only the last lines of a long run.
+failures=()
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+failed() { status=1; failures+=("$*"); }
 
 step() { printf '\n==== %s\n' "$*"; }
 
@@ -29,21 +34,24 @@ CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$root/.venv/bin/python" -m pip install -q --no
   -Ccmake.define.ZARRGPU_EXTRA_CORPUS_DIR="$extra_corpus"
 
 step "CUDA type check (clang, no CUDA SDK needed): GPU Zstd decoder, CUDA host code, GPU tests"
-tests/cuda_syntax/check.sh || status=1
+tests/cuda_syntax/check.sh || failed "CUDA type check"
 
 step "GoogleTest suites"
-ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900 || status=1
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900 2>&1 | tee "$logs/ctest.log" ||
+  failed "GoogleTest suites:" $(sed -n '/tests FAILED:/,$p' "$logs/ctest.log" | grep -oE ' - [A-Za-z0-9_./]+' | sed 's/^ - //')
 
 step "Python tests"
 export ZARRGPU_BIN="$root/build/tools/zarrgpu/zarrgpu"
 # setup.sh installed Node.js and node-gyp: the Node.js IPC tests must run, not skip.
 export ZARRGPU_REQUIRE_NODE=1
 set +e
-"$root/.venv/bin/python" -m pytest -q tests/python
-rc=$?
+"$root/.venv/bin/python" -m pytest -q tests/python 2>&1 | tee "$logs/pytest.log"
+rc=${PIPESTATUS[0]}
 set -e
 # Exit code 5 means no tests were collected: treat as failure only if tests exist.
-if [ $rc -ne 0 ] && ! { [ $rc -eq 5 ] && [ -z "$(ls tests/python/test_*.py 2>/dev/null)" ]; }; then status=1; fi
+if [ $rc -ne 0 ] && ! { [ $rc -eq 5 ] && [ -z "$(ls tests/python/test_*.py 2>/dev/null)" ]; }; then
+  failed "Python tests (exit $rc):" $(grep -E '^(FAILED|ERROR) ' "$logs/pytest.log" | awk '{print $2}')
+fi
 
 if [ "${ZARRGPU_TEST_QUICK:-0}" != 1 ]; then
   step "AddressSanitizer + UBSan build (build-asan/): corpus, codecs, decoder, engine"
@@ -54,18 +62,24 @@ if [ "${ZARRGPU_TEST_QUICK:-0}" != 1 ]; then
   fi
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 1800 || status=1
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 1800 2>&1 | tee "$logs/ctest-asan.log" ||
+    failed "AddressSanitizer + UBSan suites:" $(sed -n '/tests FAILED:/,$p' "$logs/ctest-asan.log" | grep -oE ' - [A-Za-z0-9_./]+' | sed 's/^ - //')
 
   if [ -x fuzz/zstd_decoder/run.sh ]; then
     step "fuzzing the Zstd decoder (bounded)"
-    fuzz/zstd_decoder/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || status=1
+    fuzz/zstd_decoder/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || failed "Zstd decoder fuzzer"
   fi
   if [ -x fuzz/store/run.sh ]; then
     step "fuzzing whole stores: metadata and chunks of v2, v3 and sharded arrays (bounded)"
-    fuzz/store/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || status=1
+    fuzz/store/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || failed "store fuzzer"
   fi
 fi
 
 step "done"
-if [ $status -ne 0 ]; then echo "FAILED"; else echo "all test steps passed"; fi
+if [ $status -ne 0 ]; then
+  echo "FAILED"
+  for f in "${failures[@]}"; do echo "  - $f"; done
+else
+  echo "all test steps passed"
+fi
 exit $status
