@@ -2,8 +2,9 @@
 # Runs every test: set-up, build, a CUDA syntax check of the GPU Zstd decoder,
 # GoogleTest suites (ctest), the Python tests
 # (pytest), the corpus and corrupt-input suites again under AddressSanitizer and
-# UBSan (with the hostile-input suite, tests/engine/hostile_test.cpp), and
-# bounded fuzzing runs of the Zstd decoder and of whole stores.
+# UBSan (with the hostile-input suites: tests/engine/hostile_test.cpp, and the CLI
+# cases of tests/python/test_hostile.py), and bounded fuzzing runs of the Zstd,
+# LZ4 and Blosc decoders and of whole stores.
 # GPU tests skip themselves on a machine without a GPU.
 #   ZARRGPU_TEST_QUICK=1  skips the sanitizer build and the fuzzer.
 set -euo pipefail
@@ -44,6 +45,8 @@ step "Python tests"
 export ZARRGPU_BIN="$root/build/tools/zarrgpu/zarrgpu"
 # setup.sh installed Node.js and node-gyp: the Node.js IPC tests must run, not skip.
 export ZARRGPU_REQUIRE_NODE=1
+# setup.sh installed nginx and moto's S3 server: the HTTP and S3 store tests must run, not skip.
+export ZARRGPU_REQUIRE_SERVERS=1
 set +e
 "$root/.venv/bin/python" -m pytest -q tests/python 2>&1 | tee "$logs/pytest.log"
 rc=${PIPESTATUS[0]}
@@ -64,10 +67,17 @@ if [ "${ZARRGPU_TEST_QUICK:-0}" != 1 ]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 1800 2>&1 | tee "$logs/ctest-asan.log" ||
     failed "AddressSanitizer + UBSan suites:" $(sed -n '/tests FAILED:/,$p' "$logs/ctest-asan.log" | grep -oE ' - [A-Za-z0-9_./]+' | sed 's/^ - //')
+  # The hostile-input cases through the sanitized CLI (the Python ones need the Release extension).
+  ZARRGPU_BIN="$root/build-asan/tools/zarrgpu/zarrgpu" "$root/.venv/bin/python" -m pytest -q tests/python/test_hostile.py \
+    -k hostile_case_cli || failed "hostile-input cases through the sanitized CLI"
 
   if [ -x fuzz/zstd_decoder/run.sh ]; then
     step "fuzzing the Zstd decoder (bounded)"
     fuzz/zstd_decoder/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || failed "Zstd decoder fuzzer"
+  fi
+  if [ -x fuzz/lz4_blosc_decoder/run.sh ]; then
+    step "fuzzing the LZ4 and Blosc decoders (bounded)"
+    fuzz/lz4_blosc_decoder/run.sh "${ZARRGPU_FUZZ_SECONDS:-60}" || failed "LZ4 and Blosc decoder fuzzer"
   fi
   if [ -x fuzz/store/run.sh ]; then
     step "fuzzing whole stores: metadata and chunks of v2, v3 and sharded arrays (bounded)"
