@@ -140,7 +140,7 @@ def main() -> None:
     summary = {
         "samples_per_s": samples / seconds, "gb_per_s": read_bytes / seconds / 1e9, "seconds": seconds,
         "steps": args.steps, "batch_size": args.batch_size, "world_size": world, "device": str(device),
-        "loader_wait_fraction": wait / seconds, "loss": float(loss) if loss is not None else None,
+        "loader_wait_fraction": wait / seconds, "loss": loss.item() if loss is not None else None,
         "footprint": loader.footprint(), "synthetic": args.synthetic, "model": not args.no_model,
         # With --no-model nothing else allocates: the loader's whole device footprint, measured.
         "loader_gpu_bytes": (free_before - low_free) if cuda and args.no_model else None,
