@@ -15,7 +15,8 @@ cd "$root"
 mkdir -p .deps .whl .whl-peers
 
 debs=(nlohmann-json3-dev libblosc-dev libblosc1 libsnappy1v5 libgtest-dev libgmock-dev libxxhash-dev
-      liblz4-dev libzstd-dev libssl-dev libdeflate-dev libdeflate0 libbz2-dev liblzma-dev)
+      liblz4-dev libzstd-dev libssl-dev libdeflate-dev libdeflate0 libbz2-dev liblzma-dev
+      libcurl4-openssl-dev libcurl4)
 [ -f /var/lib/apt/lists/lock ] && ls /var/lib/apt/lists/*Packages* >/dev/null 2>&1 || apt-get update -qq
 (cd .deps && apt-get download "${debs[@]}" >/dev/null)
 echo "fetch_deps: $(ls .deps | wc -l) Debian packages in .deps/"

@@ -16,6 +16,9 @@ if [ -d "$root/.deps" ]; then
   need /usr/include/libdeflate.h libdeflate-dev libdeflate0
   need /usr/include/bzlib.h libbz2-dev
   need /usr/include/lzma.h liblzma-dev
+  # The HTTP and S3 stores: headers, and the runtime only where the image has none.
+  need /usr/include/x86_64-linux-gnu/curl/curl.h libcurl4-openssl-dev
+  need /usr/lib/x86_64-linux-gnu/libcurl.so.4 libcurl4
   ldconfig
 fi
 # .whl: nvCOMP (the Zstd benchmark); .whl-peers: zarr-python, numcodecs, KvikIO, zarrs.

@@ -58,26 +58,39 @@ def make_store(root: Path, nbytes: int) -> Path:
 
 
 CHILD = r"""
-import sys, time, json
+import os, sys, time, json
 mode, socket_path, store = sys.argv[1], sys.argv[2], sys.argv[3]
 import torch, zarrgpu
 from zarrgpu import ipc
 torch.cuda.init(); torch.empty(1, device="cuda")      # context up before timing
 print("ready", flush=True); sys.stdin.readline()
+phases = {}
 t0 = time.perf_counter()
 if mode == "hit":
+    # CacheClient.read in its parts, to tell the service's answer from the
+    # handle open the issue's goal excludes: connect (+ hello), the read
+    # request's round trip, importing and mapping the fd, the tensor.
+    from zarrgpu.ipc._client import Lease, _open_descriptor
     c = ipc.CacheClient(socket_path)
-    lease = c.read(store, "", "")
+    t_connect = time.perf_counter()
+    answer, fds = c._request({"op": "read", "store": store, "array": "", "selection": ""})
+    t_request = time.perf_counter()
+    array = _open_descriptor(answer["descriptor"], fds[0] if fds else None)
+    for fd in fds:
+        os.close(fd)
+    lease = Lease(c, answer["lease"], array, bool(answer.get("hit", False)))
+    t_open = time.perf_counter()
     t = torch.from_dlpack(lease)
+    phases = {"connect": t_connect - t0, "request": t_request - t_connect, "open": t_open - t_request}
 else:
     t = torch.from_dlpack(zarrgpu.open(store).read(device="cuda"))
 torch.cuda.synchronize()
 t1 = time.perf_counter()
-print(json.dumps({"seconds": t1 - t0, "checksum": float(t[0, :8].sum())}), flush=True)
+print(json.dumps({"seconds": t1 - t0, "phases": phases, "checksum": float(t[0, :8].sum())}), flush=True)
 """
 
 
-def time_child(mode: str, socket_path: str, store: Path) -> float:
+def time_child(mode: str, socket_path: str, store: Path) -> dict:
     p = subprocess.Popen([sys.executable, "-c", CHILD, mode, socket_path, str(store)], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True)
     assert p.stdout.readline().strip() == "ready"
@@ -85,7 +98,7 @@ def time_child(mode: str, socket_path: str, store: Path) -> float:
     p.stdin.flush()
     result = json.loads(p.stdout.readline())
     p.wait(600)
-    return result["seconds"]
+    return result
 
 
 def _torch_consumer(q, ready, go, out):
@@ -194,14 +207,16 @@ def main() -> None:
         svc, sock = start_service(args.zarrgpu, args.data / f"run-{name}", str(2 * SIZES[name] + (64 << 20)))
         try:
             time_child("hit", sock, store)  # the miss that fills the cache
-            hit = [time_child("hit", sock, store) for _ in range(args.repeats)]
-            own = [time_child("own", sock, store) for _ in range(args.repeats)]
+            hits = [time_child("hit", sock, store) for _ in range(args.repeats)]
+            hit = [h["seconds"] for h in hits]
+            own = [time_child("own", sock, store)["seconds"] for _ in range(args.repeats)]
             tmpq = [time_torch_mp(store) for _ in range(args.repeats)]
         finally:
             svc.send_signal(signal.SIGTERM)
             svc.wait(60)
         row = {"size": name, "bytes": SIZES[name], "cache_hit_ms": 1e3 * statistics.median(hit),
-               "own_read_ms": 1e3 * statistics.median(own), "torch_mp_ms": 1e3 * statistics.median(tmpq)}
+               "own_read_ms": 1e3 * statistics.median(own), "torch_mp_ms": 1e3 * statistics.median(tmpq),
+               **{f"hit_{k}_ms": 1e3 * statistics.median(h["phases"][k] for h in hits) for k in ("connect", "request", "open")}}
         print(row, flush=True)
         rows.append(row)
     # Requests per second: a 16 MB store; misses read one 4 KiB row each.
@@ -223,8 +238,10 @@ def main() -> None:
                                                    "first_tensor": rows, "requests": rps}, indent=2) + "\n")
     lines = [f"# IPC: time to first tensor in a second process, and cache requests/s", "",
              f"{device}, {when}; command: `python bench/ipc/bench_ipc.py --sizes {args.sizes} --clients {args.clients} --device {args.device}`", "",
-             "| size | cache hit (ms) | own read (ms) | torch.multiprocessing (ms) |", "| --- | --- | --- | --- |"]
-    lines += [f"| {r['size']} | {r['cache_hit_ms']:.2f} | {r['own_read_ms']:.2f} | {r['torch_mp_ms']:.2f} |" for r in rows]
+             "| size | cache hit (ms) | of it: connect | request | handle open | own read (ms) | torch.multiprocessing (ms) |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines += [f"| {r['size']} | {r['cache_hit_ms']:.2f} | {r['hit_connect_ms']:.2f} | {r['hit_request_ms']:.2f} | "
+              f"{r['hit_open_ms']:.2f} | {r['own_read_ms']:.2f} | {r['torch_mp_ms']:.2f} |" for r in rows]
     lines += ["", "| clients | mode | requests/s | errors | slowest first request (s) |", "| --- | --- | --- | --- | --- |"]
     lines += [f"| {r['clients']} | {r['mode']} | {r['rps']:.0f} | {r['errors']} | {r['first_request_s']:.2f} |" for r in rps]
     (args.out / "ipc.md").write_text("\n".join(lines) + "\n")
