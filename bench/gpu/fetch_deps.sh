@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fetches what the GPU machine lacks, on a machine with network (it has none):
 #   .deps/       Debian packages unpacked there by bench/gpu/prepare.sh (the -dev
-#                packages of scripts/setup.sh that its image does not have)
+#                packages of scripts/setup.sh that its image does not have, and
+#                Node.js)
 #   .whl-peers/  PyPI wheels of the peers the benchmarks and GPU tests compare
 #                against (zarr-python, numcodecs, KvikIO, dask), for the GPU
 #                machine's Python 3.12
@@ -18,6 +19,12 @@ debs=(nlohmann-json3-dev libblosc-dev libblosc1 libsnappy1v5 libgtest-dev libgmo
       liblz4-dev libzstd-dev libssl-dev libdeflate-dev libdeflate0 libbz2-dev liblzma-dev
       libcurl4-openssl-dev libcurl4)
 [ -f /var/lib/apt/lists/lock ] && ls /var/lib/apt/lists/*Packages* >/dev/null 2>&1 || apt-get update -qq
+# Debian's Node.js, its libraries and headers: the Node client's tests (prepare.sh
+# unpacks them only where the image has no node).
+# Debian's own version even where another Node.js (e.g. NodeSource's) is installed.
+debian_version() { apt-cache madison "$1" | awk -F' [|] ' '$3 ~ /debian\.org/ {print $2; exit}'; }
+debs+=("nodejs=$(debian_version nodejs)" "libnode108=$(debian_version libnode108)" "libnode-dev=$(debian_version libnode-dev)"
+       libicu72 libuv1 libc-ares2 node-acorn node-xtend node-cjs-module-lexer node-undici node-busboy)
 (cd .deps && apt-get download "${debs[@]}" >/dev/null)
 echo "fetch_deps: $(ls .deps | wc -l) Debian packages in .deps/"
 

@@ -19,6 +19,14 @@ if [ -d "$root/.deps" ]; then
   # The HTTP and S3 stores: headers, and the runtime only where the image has none.
   need /usr/include/x86_64-linux-gnu/curl/curl.h libcurl4-openssl-dev
   need /usr/lib/x86_64-linux-gnu/libcurl.so.4 libcurl4
+  # Node.js for the Node client's tests (Debian's, with its libraries and
+  # headers), only where the image has no node; bench/gpu/node_addon.sh builds
+  # the addon without node-gyp.
+  if ! command -v node >/dev/null; then
+    need /usr/bin/node nodejs libnode108 libicu72 libuv1 libc-ares2 node-acorn node-xtend node-cjs-module-lexer \
+      node-undici node-busboy
+    need /usr/include/node/node_api.h libnode-dev
+  fi
   ldconfig
 fi
 # .whl: nvCOMP (the Zstd benchmark); .whl-peers: zarr-python, numcodecs, KvikIO, zarrs.

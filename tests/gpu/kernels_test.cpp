@@ -27,16 +27,24 @@ using codec::DeviceArrayItem;
 using codec::DeviceBytesItem;
 
 class Kernels : public ::testing::Test {
- protected:
+ public:  // the free test helpers below use the fixture too
   void SetUp() override {
     if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
     stream_.emplace();
   }
   Stream& stream() { return *stream_; }
+  // On the test's stream, which the kernels run on: it does not wait for the
+  // legacy default stream (non-blocking), and a cudaMemcpy from pageable
+  // memory may return before its DMA has landed.
   template <class T> DeviceBuffer upload(const std::vector<T>& v) {
     DeviceBuffer b(std::max<std::size_t>(v.size() * sizeof(T), 1));
-    if (!v.empty()) ZARRGPU_CUDA_CHECK(cudaMemcpy(b.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    upload_to(b.data(), v);
     return b;
+  }
+  template <class T> void upload_to(void* dst, const std::vector<T>& v) {
+    if (v.empty()) return;
+    ZARRGPU_CUDA_CHECK(cudaMemcpyAsync(dst, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream().get()));
+    stream().synchronize();
   }
   std::vector<std::byte> download(const DeviceBuffer& b, std::size_t bytes) {
     std::vector<std::byte> v(bytes);
@@ -200,7 +208,7 @@ TEST_F(Kernels, UnshuffleMatchesNumcodecs) {
 }
 
 template <class T>
-void delta_case(Kernels&, std::mt19937_64& rng, Stream& stream, bool swap) {
+void delta_case(Kernels& test, std::mt19937_64& rng, Stream& stream, bool swap) {
   std::vector<DeviceArrayItem> items;
   std::vector<T> data, expect;
   for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{2047}, std::uint64_t{2048}, std::uint64_t{5000}, std::uint64_t{0}}) {
@@ -220,8 +228,8 @@ void delta_case(Kernels&, std::mt19937_64& rng, Stream& stream, bool swap) {
   }
   const std::size_t item_bytes = items.size() * sizeof(DeviceArrayItem);
   DeviceBuffer d_items(item_bytes), d_data(std::max<std::size_t>(data.size() * sizeof(T), 1));
-  ZARRGPU_CUDA_CHECK(cudaMemcpy(d_items.data(), items.data(), item_bytes, cudaMemcpyHostToDevice));
-  ZARRGPU_CUDA_CHECK(cudaMemcpy(d_data.data(), data.data(), data.size() * sizeof(T), cudaMemcpyHostToDevice));
+  test.upload_to(d_items.data(), items);
+  test.upload_to(d_data.data(), data);
   codec::delta_decode_async(d_items.as<DeviceArrayItem>(), static_cast<std::uint32_t>(items.size()), d_data.data(),
                             sizeof(T), swap ? sizeof(T) : 0, stream.get());
   stream.synchronize();

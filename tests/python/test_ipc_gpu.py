@@ -1,7 +1,8 @@
 """IPC of device memory on a GPU (skip without one): a child process exports a
 zarrgpu read's output (legacy CUDA IPC handle) and a VMM allocation (POSIX fd
 over SCM_RIGHTS); this process imports both zero-copy and checks the values
-through a host copy, DLPack and the CUDA array interface."""
+through a host copy, DLPack and the CUDA array interface; the cache service on
+the GPU gives its device memory back when its clients and itself are killed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -132,3 +134,104 @@ def test_the_cache_service_lends_device_memory(zarrgpu_bin, tmp_path):
                 assert (other.open("dev").array.get() == np.eye(4)).all()
     finally:
         svc.kill(signal.SIGTERM)
+
+
+KILL_CLIENT = """
+import os, random, sys
+import numpy as np
+import zarrgpu
+from zarrgpu import ipc
+sock, store, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+want = zarrgpu.open(store).read()
+rng = random.Random(seed)
+c = ipc.CacheClient(sock)
+held = []
+while True:
+    start = rng.randrange(0, want.shape[0] - 1)
+    stop = min(want.shape[0], start + rng.randrange(1, 512))
+    try:
+        lease = c.read(store, "", f"{start}:{stop}")
+    except ipc.ServiceError:
+        print("SERVICE GONE", flush=True)
+        os._exit(5)
+    except zarrgpu.DeviceError:  # the budget is full of leases: give one back
+        if held:
+            held.pop(0)[0].release()
+        continue
+    if not (lease.array.get() == want[start:stop]).all():
+        print("WRONG VALUES", start, stop, flush=True)
+        os._exit(3)
+    held.append((lease, start, stop))
+    if len(held) > 3 or rng.random() < 0.3:
+        held.pop(rng.randrange(len(held)))[0].release()
+    print("LEASED", flush=True)
+"""
+
+
+def test_killed_clients_and_service_give_the_device_memory_back(zarrgpu_bin, tmp_path):
+    """Clients killed at random points while they hold device leases, then the
+    service killed while a client still maps one: the service's device memory
+    does not grow from round to round, and once every process has exited the
+    GPU's free memory is back at its starting level (nothing leaked, no
+    allocation kept alive by a dead process)."""
+    import random
+    import signal
+
+    from _ipc_service import Service, wait_for
+
+    torch = pytest.importorskip("torch")
+    path = tmp_path / "big.zarr"
+    rows, cols = 4096, 4096  # float32: 64 MiB in chunks of 4 MiB
+    a = zarrgpu.create_array(str(path), shape=(rows, cols), chunks=(256, cols), dtype="float32")
+    a[...] = np.random.default_rng(38).standard_normal((rows, cols), dtype=np.float32)
+    torch.empty(1, device="cuda")
+    torch.cuda.synchronize()
+
+    def free() -> int:
+        return torch.cuda.mem_get_info()[0]
+
+    slack = 16 << 20  # the driver's own bookkeeping between two readings
+    start = free()
+    svc = Service(zarrgpu_bin, tmp_path / "svc", str(96 << 20))
+    svc.args[svc.args.index("--device") + 1] = "cuda:0"
+    svc.start()
+    rng = random.Random(3838)
+    after_round = []
+    try:
+        for round_ in range(3):
+            clients = [subprocess.Popen([sys.executable, "-c", KILL_CLIENT, svc.socket_path, str(path), str(rng.randrange(1 << 30))],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+            for p in clients:  # each has leased at least once: it holds device mappings when killed
+                assert p.stdout.readline().strip() == "LEASED", p.stderr.read()
+            time.sleep(rng.uniform(0.2, 1.0))
+            for p in clients:
+                p.send_signal(rng.choice([signal.SIGKILL, signal.SIGTERM]))
+            for p in clients:
+                out, err = p.communicate(timeout=60)
+                assert "WRONG" not in out, (out, err)
+                assert p.returncode < 0, (p.returncode, err)
+            assert svc.alive()
+            with ipc.CacheClient(svc.socket_path) as probe:
+                wait_for(lambda: probe.stats()["leases"] == 0, what="the dead clients' leases to end")
+                assert probe.stats()["bytes"] <= 96 << 20
+            after_round.append(free())
+        # Rounds 2 and 3 reuse what round 1 set up (cache within its budget, the
+        # read path's buffers): the service's share does not grow.
+        assert min(after_round[1:]) >= after_round[0] - (96 << 20) - slack, [start - f for f in after_round]
+
+        holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
+            import sys, numpy as np
+            from zarrgpu import ipc
+            lease = ipc.CacheClient(sys.argv[1]).read(sys.argv[2], "", "0:256")
+            before = lease.array.get()
+            print("LEASED", flush=True); sys.stdin.readline()
+            print("SAME" if (lease.array.get() == before).all() else "CHANGED", flush=True)
+        """), svc.socket_path, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert holder.stdout.readline().strip() == "LEASED", holder.stderr.read()
+        svc.kill(signal.SIGKILL)
+        out, err = holder.communicate("go\n", timeout=60)  # its mapping outlived the service
+        assert out.strip() == "SAME" and holder.returncode == 0, (out, err)
+    finally:
+        svc.kill(signal.SIGKILL)
+    wait_for(lambda: free() >= start - slack, timeout=30,
+             what=f"the GPU's free memory to return to its starting level ({start >> 20} MiB)")

@@ -45,6 +45,10 @@ def _unavailable(why: str):
 def addon(zarrgpu_bin) -> Path:
     if not shutil.which("node"):
         _unavailable("node is not installed (scripts/setup.sh installs it)")
+    if os.environ.get("ZARRGPU_NODE_PREBUILT") == "1":  # the GPU machine: bench/gpu/node_addon.sh built it, no node-gyp there
+        built = ADDON_DIR / "build" / "Release" / "zarrgpu_ipc.node"
+        assert built.exists(), f"ZARRGPU_NODE_PREBUILT=1 but {built} is missing"
+        return ADDON_DIR / "index.js"
     gyp = _node_gyp()
     if gyp is None:
         _unavailable("node-gyp is not installed (scripts/setup.sh installs it)")
@@ -198,3 +202,41 @@ def test_python_device_array_to_node(addon, tmp_path):
     got = json.loads(r.stdout)
     assert got["device"] == "cuda:0" and got["shape"] == list(data.shape)
     assert got["values"] == data.ravel().tolist()
+
+
+def test_node_device_array_to_python(addon):
+    """On a GPU: Node.js allocates device memory of its own (a VMM allocation),
+    writes it, and sends its descriptor and fd to Python, which opens it
+    zero-copy (DLPack) and reads Node's values."""
+    import zarrgpu
+
+    if not zarrgpu.cuda_available():
+        pytest.skip("no CUDA GPU")
+    parent, child = socket.socketpair()
+    node = subprocess.Popen(["node", "-e", textwrap.dedent(f"""
+        const z = require({str(addon)!r});
+        const a = z.empty([3, 4], 'float32', 'cuda:0');
+        a.set(Float32Array.from({{length: 12}}, (_, i) => i / 4));
+        z.sendDescriptor(Number(process.argv[1]), a);
+        require('fs').readSync(Number(process.argv[1]), Buffer.alloc(1));
+    """), str(child.fileno())], pass_fds=(child.fileno(),), stderr=subprocess.PIPE, text=True)
+    child.close()
+    header, fds, _, _ = socket.recv_fds(parent, 4, 1)
+    msg = parent.recv(int.from_bytes(header, "little"), socket.MSG_WAITALL)
+    d = json.loads(msg)
+    assert d["memory"] == "device" and d["handle"] == {"kind": "fd"} and fds
+    b = ipc.open(msg.decode(), fds[0])
+    os.close(fds[0])
+    want = (np.arange(12, dtype=np.float32) / 4).reshape(3, 4)
+    assert (b.get() == want).all()
+    assert b.__dlpack_device__()[0] == 2  # kDLCUDA
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            assert (torch.from_dlpack(b).cpu().numpy() == want).all()
+    except ImportError:
+        pass
+    del b
+    parent.send(b"x")
+    assert node.wait(60) == 0, node.stderr.read()
