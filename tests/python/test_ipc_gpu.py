@@ -235,3 +235,32 @@ def test_killed_clients_and_service_give_the_device_memory_back(zarrgpu_bin, tmp
         svc.kill(signal.SIGKILL)
     wait_for(lambda: free() >= start - slack, timeout=30,
              what=f"the GPU's free memory to return to its starting level ({start >> 20} MiB)")
+
+
+def test_one_service_serves_two_gpus(zarrgpu_bin, tmp_path):
+    """`--device cuda:0,cuda:1` (needs two GPUs): a read names its GPU, the lease's
+    memory lives on it (descriptor and DLPack say so), each GPU caches its own copy."""
+    import signal
+
+    from _ipc_service import Service
+
+    torch = pytest.importorskip("torch")
+    if torch.cuda.device_count() < 2:
+        pytest.skip("needs two GPUs")
+    _, data = make_store(tmp_path / "s.zarr")
+    svc = Service(zarrgpu_bin, tmp_path / "svc", "64MiB")
+    svc.args[svc.args.index("--device") + 1] = "cuda:0,cuda:1"
+    svc.start()
+    try:
+        with ipc.CacheClient(svc.socket_path) as c:
+            assert c.devices == ["cuda:0", "cuda:1"]
+            for index in (1, 0):
+                lease = c.read(tmp_path / "s.zarr", "", "1:9", device=f"cuda:{index}")
+                d = json.loads(lease.array.descriptor)
+                assert d["device"]["index"] == index and not lease.hit
+                assert d["device"]["uuid"] == zarrgpu._zarrgpu.cuda_device_uuid(index)
+                assert lease.__dlpack_device__() == (2, index)
+                assert (lease.array.get() == data[1:9]).all()
+                assert c.read(tmp_path / "s.zarr", "", "1:9", device=f"cuda:{index}").hit
+    finally:
+        svc.kill(signal.SIGTERM)
