@@ -1,12 +1,16 @@
 // Reads of an ERA5-like array straight into GPU memory, and the limits they
 // are measured against.
 //
-//   bench_gpu_read STORE [--array data] [--mode full|pairs] [--pairs 100] [--max-seconds S] [--repeat R] [--seed S]
+//   bench_gpu_read STORE [--array data] [--mode full|pairs|steps] [--pairs 100] [--steps 8] [--max-seconds S]
+//                  [--repeat R] [--seed S]
 //   bench_gpu_read STORE --limits [--threads N]
 //
 // full: the whole array into one device buffer, R times. pairs: --pairs random
 // pairs of consecutive time steps (data[t:t+2]), each into a device buffer;
 // --max-seconds stops a repeat's pairs early (the JSON says how many ran).
+// steps: --pairs reads of --steps random distinct time steps each (sorted, one
+// orthogonal selection: a loader's or zarr-python's batch), with the medians
+// of every read's breakdown, to see where a small read's time goes.
 // Prints one JSON object: decoded GB/s landed on the GPU (median of R) and
 // zarrgpu's breakdown of the last run (last_device_read_stats). The
 // process pins its staging ring first, untimed (engine::prepare_device_read,
@@ -50,7 +54,7 @@ double median(std::vector<double> v) {
 
 struct Options {
   std::string store, array = "data", mode = "full";
-  int pairs = 100, repeat = 3;
+  int pairs = 100, repeat = 3, steps = 8;
   double max_seconds = 0;  // pairs: 0 = no cap
   unsigned threads = 16;
   std::uint64_t seed = 1;
@@ -68,6 +72,7 @@ Options parse(int argc, char** argv) {
     if (a == "--array") o.array = next();
     else if (a == "--mode") o.mode = next();
     else if (a == "--pairs") o.pairs = std::stoi(next());
+    else if (a == "--steps") o.steps = std::stoi(next());
     else if (a == "--repeat") o.repeat = std::stoi(next());
     else if (a == "--max-seconds") o.max_seconds = std::stod(next());
     else if (a == "--threads") o.threads = std::stoul(next());
@@ -95,6 +100,44 @@ void print_stats(const engine::DeviceReadStats& s) {
       s.io_detail.c_str());
 }
 
+// --mode steps: every read's own breakdown, medians over all reads.
+int run_steps(const Array& a, const Options& o, std::uint64_t step_bytes, double prepare_seconds) {
+  const auto t_dim = static_cast<std::int64_t>(a.shape()[0]);
+  const int n = static_cast<int>(std::min<std::int64_t>(o.steps, t_dim));
+  const std::uint64_t bytes = step_bytes * static_cast<std::uint64_t>(n);
+  gpu::DeviceBuffer out(bytes);
+  std::mt19937_64 rng(o.seed);
+  std::vector<std::int64_t> all(static_cast<std::size_t>(t_dim));
+  for (std::int64_t t = 0; t < t_dim; ++t) all[static_cast<std::size_t>(t)] = t;
+  std::vector<double> gbps, total, io, h2d, decode, place, batches;
+  for (int r = 0; r < o.repeat * o.pairs; ++r) {
+    std::shuffle(all.begin(), all.end(), rng);
+    std::vector<std::int64_t> pick(all.begin(), all.begin() + n);
+    std::sort(pick.begin(), pick.end());
+    const auto t0 = Clock::now();
+    a.read(Selection({DimSelection::positions(pick)}), out.data(), bytes, Device::cuda(0));
+    ZARRGPU_CUDA_CHECK(cudaDeviceSynchronize());
+    const double seconds = since(t0);
+    if (r == 0) continue;  // the first read sizes the device buffers
+    const engine::DeviceReadStats s = engine::last_device_read_stats();
+    gbps.push_back(bytes / seconds / 1e9);
+    total.push_back(s.seconds_total * 1e3);
+    io.push_back(s.seconds_io * 1e3);
+    h2d.push_back(s.seconds_h2d * 1e3);
+    decode.push_back(s.seconds_gpu_decode * 1e3);
+    place.push_back(s.seconds_place * 1e3);
+    batches.push_back(static_cast<double>(s.batches));
+  }
+  std::printf("{\"mode\": \"steps\", \"steps\": %d, \"bytes\": %llu, \"reads\": %zu, \"zarrgpu_gbps\": %.4f, "
+              "\"median_ms\": {\"total\": %.3f, \"io\": %.3f, \"h2d\": %.3f, \"gpu_decode\": %.3f, \"place\": %.3f}, "
+              "\"batches\": %.0f, \"seconds_prepare\": %.4f, ",
+              n, (unsigned long long)bytes, gbps.size(), median(gbps), median(total), median(io), median(h2d),
+              median(decode), median(place), median(batches), prepare_seconds);
+  print_stats(engine::last_device_read_stats());
+  std::printf("}\n");
+  return 0;
+}
+
 int run_reads(const Options& o) {
   const Array a = Array::open(open_store(o.store), o.array);
   const auto tp = Clock::now();
@@ -116,6 +159,8 @@ int run_reads(const Options& o) {
       ZARRGPU_CUDA_CHECK(cudaDeviceSynchronize());
       gbps.push_back(bytes / since(t0) / 1e9);
     }
+  } else if (o.mode == "steps") {
+    return run_steps(a, o, step_elems * es, prepare_seconds);
   } else {
     const std::uint64_t pair_bytes = 2 * step_elems * es;
     gpu::DeviceBuffer out(pair_bytes);
