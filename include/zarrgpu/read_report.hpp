@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "zarrgpu/device.hpp"
+#include "zarrgpu/store.hpp"
 
 namespace zarrgpu {
 
@@ -26,6 +27,14 @@ struct ReadReport {
   // ring), "gds" or "gds-compat" (cuFile).
   std::string io_path;
   std::string io_detail;  // why that path (device reads)
+  // The store: its kind ("file", "memory", "http", "s3", as Store::kind) and
+  // what it asked of its server while the read ran (HTTP and S3; zero for
+  // local stores). A read of the same store object on another thread at the
+  // same time is counted in both reports.
+  std::string store;
+  std::uint64_t requests = 0;       // requests sent, retries included
+  std::uint64_t retries = 0;        // of those, repeats after a transient failure
+  std::uint64_t bytes_fetched = 0;  // response body bytes received (coalescing gaps, failed attempts included)
   std::vector<CodecReport> codecs;
   std::uint64_t chunks = 0;          // chunks (inner chunks of shards) the selection touches
   std::uint64_t missing_chunks = 0;  // of those, absent from the store: read as the fill value

@@ -41,6 +41,14 @@ struct ReadInto {
   std::span<std::byte> dest;
 };
 
+// What a store has asked of a server since it opened (HTTP and S3 stores;
+// zero for local and memory stores, which make no requests).
+struct StoreActivity {
+  std::uint64_t requests = 0;       // requests sent, retries included
+  std::uint64_t retries = 0;        // of those, repeats after a transient failure (5xx, timeout, reset)
+  std::uint64_t bytes_fetched = 0;  // response body bytes received, of every attempt
+};
+
 struct ReadResult {
   bool found = false;       // false: the key does not exist (a missing chunk)
   Bytes data;               // the bytes, unless they were read into `dest`
@@ -70,6 +78,10 @@ class Store {
   // Size of a key in bytes, or nullopt if missing.
   virtual std::optional<std::uint64_t> size(std::string_view key) = 0;
   virtual std::string describe() const = 0;  // "file:///path", "memory://"
+  // What kind of store this is: "file", "memory", "http", "s3". The default is
+  // describe()'s URL scheme.
+  virtual std::string kind() const;
+  virtual StoreActivity activity() const noexcept { return {}; }
 
   // Conveniences over read().
   std::optional<Bytes> get(std::string_view key, ByteRange range = ByteRange::all());

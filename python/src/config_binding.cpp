@@ -70,6 +70,10 @@ nb::dict report_dict(const ReadReport& r) {
   d["device"] = r.device.to_string();
   d["io_path"] = r.io_path;
   d["io_detail"] = r.io_detail;
+  d["store"] = r.store;
+  d["requests"] = r.requests;
+  d["retries"] = r.retries;
+  d["bytes_fetched"] = r.bytes_fetched;
   nb::list codecs;
   for (const auto& c : r.codecs) {
     nb::dict cd;

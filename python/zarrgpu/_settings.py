@@ -134,6 +134,12 @@ class ReadReport:
     io_path: how stored bytes came: "store" (host reads: the store's own reads); device
         reads: "posix" (pread into pinned staging), "gds" or "gds-compat" (cuFile).
     io_detail: why that path (device reads).
+    store: the store's kind: "file", "memory", "http" (https too), "s3".
+    requests, retries, bytes_fetched: what the store asked of its server while the read
+        ran (HTTP and S3; 0 for local stores): requests sent (retries included), of
+        those the repeats after a transient failure (5xx, timeout, reset), and response
+        body bytes received (coalescing gaps and failed attempts included). A read of the
+        same store on another thread at the same time counts in both reports.
     codecs: per codec of the chain (a sharded array's inner chain after sharding_indexed).
     chunks, missing_chunks: chunks (inner chunks) touched; of those, read as fill value.
     bytes_read, bytes_decoded, bytes_out: stored bytes fetched, decoded bytes, output bytes.
@@ -143,6 +149,10 @@ class ReadReport:
     device: str
     io_path: str
     io_detail: str
+    store: str
+    requests: int
+    retries: int
+    bytes_fetched: int
     codecs: tuple[CodecReport, ...]
     chunks: int
     missing_chunks: int

@@ -264,7 +264,9 @@ void Array::read(const Selection& selection, std::span<std::byte> out, const Rea
   check_element_access(*this, false, "a read into a buffer");
   std::vector<DimRange> ranges = resolve(*this, selection);
   ReadReport report;
+  const StoreActivity before = store_->activity();
   engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out, options, &report);
+  engine::add_store_activity(report, *store_, before);
   engine::publish_read_report(report, options);
 }
 
@@ -281,7 +283,9 @@ Bytes Array::read(const Selection& selection, const ReadOptions& options) const 
                    {path_, "", "", store_->describe()});
   Bytes out(*n);
   ReadReport report;
+  const StoreActivity before = store_->activity();
   engine::read_selection(*store_, path_, *metadata_, *state_, std::move(ranges), out.span(), options, &report);
+  engine::add_store_activity(report, *store_, before);
   engine::publish_read_report(report, options);
   return out;
 }
@@ -299,8 +303,11 @@ void Array::read(const Selection& selection, void* out, std::size_t out_bytes, D
                 {path_, "", "", store_->describe()});
 #if defined(ZARRGPU_ENGINE_DEVICE_READ)
   engine::DeviceReadStats stats;
+  const StoreActivity before = store_->activity();
   engine::read_to_device(*this, selection, out, out_bytes, device, options, &stats);
-  engine::publish_read_report(engine::device_read_report(stats, *state_, device), options);
+  ReadReport report = engine::device_read_report(stats, *state_, device);
+  engine::add_store_activity(report, *store_, before);
+  engine::publish_read_report(report, options);
 #else
   (void)out;
   (void)out_bytes;

@@ -63,6 +63,14 @@ ReadReport device_read_report(const DeviceReadStats& s, const ArrayState& state,
   return r;
 }
 
+void add_store_activity(ReadReport& r, const Store& store, const StoreActivity& before) {
+  const StoreActivity now = store.activity();
+  r.store = store.kind();
+  r.requests = now.requests - before.requests;
+  r.retries = now.retries - before.retries;
+  r.bytes_fetched = now.bytes_fetched - before.bytes_fetched;
+}
+
 void publish_read_report(const ReadReport& report, const ReadOptions& options) {
   g_last = report;
   if (options.report) *options.report = report;

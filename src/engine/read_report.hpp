@@ -14,6 +14,9 @@ namespace zarrgpu::engine {
 // split by where each batch's zstd frames ran.
 ReadReport device_read_report(const DeviceReadStats& stats, const ArrayState& state, Device device);
 
+// Sets the report's store fields: `store`'s kind and its activity since `before`.
+void add_store_activity(ReadReport& report, const Store& store, const StoreActivity& before);
+
 // Keeps `report` as this thread's last_read_report() and copies it to
 // options.report when set.
 void publish_read_report(const ReadReport& report, const ReadOptions& options);

@@ -71,6 +71,7 @@ struct Transfer {
   curl_slist* headers = nullptr;
   HttpResponse response;
   std::size_t received = 0;
+  std::atomic<std::uint64_t>* fetched = nullptr;  // the client's count of body bytes
   char errbuf[CURL_ERROR_SIZE] = {};
 
   ~Transfer() { release(); }
@@ -85,6 +86,7 @@ struct Transfer {
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const std::size_t bytes = size * n;
+  t->fetched->fetch_add(bytes, std::memory_order_relaxed);
   long status = 0;
   curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
   std::size_t keep = bytes;
@@ -162,6 +164,11 @@ HttpClient::~HttpClient() {
   for (void* m : idle_multis_) curl_multi_cleanup(static_cast<CURLM*>(m));
 }
 
+StoreActivity HttpClient::activity() const noexcept {
+  return {requests_.load(std::memory_order_relaxed), retries_.load(std::memory_order_relaxed),
+          bytes_fetched_.load(std::memory_order_relaxed)};
+}
+
 void HttpClient::cancel() noexcept {
   cancel_epoch_.fetch_add(1);
   std::lock_guard lk(mutex_);
@@ -220,6 +227,7 @@ std::vector<HttpResponse> HttpClient::perform(std::span<const HttpRequest> reque
     t->index = i;
     t->response = {};
     t->received = 0;
+    t->fetched = &bytes_fetched_;
     t->errbuf[0] = '\0';
     t->easy = curl_easy_init();
     if (!t->easy) throw fail(requests[i], "curl_easy_init failed");
@@ -249,6 +257,8 @@ std::vector<HttpResponse> HttpClient::perform(std::span<const HttpRequest> reque
     if (t->headers) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
     if (configure_) configure_(e);
     if (curl_multi_add_handle(multi, e) != CURLM_OK) throw fail(r, "curl_multi_add_handle failed");
+    requests_.fetch_add(1, std::memory_order_relaxed);
+    if (t->attempt > 0) retries_.fetch_add(1, std::memory_order_relaxed);
     ++active;
   };
 

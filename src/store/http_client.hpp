@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "zarrgpu/buffer.hpp"
+#include "zarrgpu/store.hpp"
 
 namespace zarrgpu::store {
 
@@ -85,6 +86,9 @@ class HttpClient {
   void cancel() noexcept;
 
   const HttpSettings& settings() const noexcept { return settings_; }
+  // Every request this client has sent, counted as it starts (retries too),
+  // and the body bytes of every answer, as they arrive.
+  StoreActivity activity() const noexcept;
 
  private:
   HttpSettings settings_;
@@ -92,6 +96,7 @@ class HttpClient {
   std::function<void(void*)> configure_;
   std::vector<std::string> headers_;
   std::atomic<std::uint64_t> cancel_epoch_{0};
+  std::atomic<std::uint64_t> requests_{0}, retries_{0}, bytes_fetched_{0};
   std::mutex mutex_;
   std::vector<void*> idle_multis_;  // kept for their connection caches
   std::set<void*> busy_multis_;

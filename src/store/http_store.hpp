@@ -33,6 +33,8 @@ class HttpStore : public Store, public ValueOpener {
   std::vector<std::string> list(std::string_view prefix) override;
   std::optional<std::uint64_t> size(std::string_view key) override;
   std::string describe() const override;
+  std::string kind() const override { return "http"; }  // https too
+  StoreActivity activity() const noexcept override { return client_.activity(); }
   std::unique_ptr<StoredValue> open_value(std::string_view key) override;
 
   // Abandons the reads in flight now (they throw Error(io) "cancelled").

@@ -60,6 +60,8 @@ class S3Store final : public HttpStore {
         bucket_url_(std::move(bucket_url)),
         prefix_(std::move(prefix)) {}
 
+  std::string kind() const override { return "s3"; }
+
   // ListObjectsV2, page by page (continuation tokens), keys relative to the store.
   std::vector<std::string> list(std::string_view prefix) override {
     const std::string root = prefix_.empty() ? "" : prefix_ + "/";

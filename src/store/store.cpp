@@ -22,6 +22,12 @@ std::optional<Bytes> Store::get(std::string_view key, ByteRange range) {
   return std::move(results[0].data);
 }
 
+std::string Store::kind() const {
+  const std::string url = describe();
+  const auto colon = url.find("://");
+  return colon == std::string::npos ? url : url.substr(0, colon);
+}
+
 namespace store {
 
 bool read_reusing(Store& store, const ReadRequest& request, Bytes& buffer) {

@@ -47,6 +47,9 @@ TEST(ReadReport, HostReadCountsChunksBytesAndCodecs) {
   const Bytes out = a.read(Selection(), options);
   EXPECT_EQ(r.device, Device::cpu());
   EXPECT_EQ(r.io_path, "store");
+  EXPECT_EQ(r.store, "memory");
+  EXPECT_EQ(r.requests, 0u);
+  EXPECT_EQ(r.bytes_fetched, 0u);
   EXPECT_EQ(r.chunks, 4u);
   EXPECT_EQ(r.missing_chunks, 2u);
   EXPECT_EQ(r.bytes_read, stored_size(*store, "a/c/0/0") + stored_size(*store, "a/c/0/1"));

@@ -162,6 +162,61 @@ def test_xarray_backend_opens_http_url(served):
         xr.testing.assert_identical(remote.load(), local.load())
 
 
+# ---- the read report -----------------------------------------------------------------------
+
+def _counting_proxy(proxy_of) -> FaultProxy:
+    return proxy_of(lambda ident, attempt: None)
+
+
+def test_read_report_counts_the_requests_the_server_saw(served, proxy_of):
+    """A sharded read's requests (the shard's HEAD and index, its inner chunks), each one
+    seen by the server through a pass-through proxy that counts them."""
+    server, docroot = served
+    a = zarrgpu.create_array(str(docroot / "report_sharded.zarr"), shape=(32, 32), chunks=(8, 8), shards=(32, 32),
+                             dtype="f4")
+    want = np.arange(32 * 32, dtype="f4").reshape(32, 32)
+    a[...] = want
+    proxy = _counting_proxy(proxy_of)
+    remote = zarrgpu.open_array(f"{proxy.url}/report_sharded.zarr")
+    before = proxy.requests
+    np.testing.assert_array_equal(remote[...], want)
+    r = zarrgpu.last_read_report()
+    assert r.store == "http"
+    assert r.chunks == 16 and r.missing_chunks == 0
+    assert r.requests == proxy.requests - before > 0
+    assert r.retries == 0
+    # Every byte the read used came over the wire; the shard's HEAD has no body.
+    assert r.bytes_fetched >= r.bytes_read > 0
+
+
+def test_read_report_counts_a_retry_after_an_injected_fault(served, proxy_of, fast_retries):
+    server, _ = served
+    entry = next(e for _, e in ENTRIES if e["array"] == "" and e["store"].startswith("v3_zstd"))
+    # The first sight of every chunk request answers 503; metadata passes.
+    proxy = proxy_of(lambda ident, attempt: "503" if attempt == 0 and ".json" not in ident and "/." not in ident
+                     else None)
+    remote = zarrgpu.open_array(f"{proxy.url}/{entry['store']}")
+    want = _local(entry)
+    before = proxy.requests
+    got = remote[...]
+    r = zarrgpu.last_read_report()
+    assert_same_array(got, want)
+    assert r.store == "http"
+    assert r.retries == proxy.faults["503"] > 0
+    assert r.requests == proxy.requests - before == 2 * r.retries
+    # The failed attempts' answers (the proxy's short error body, when curl read it
+    # before the connection closed) were fetched but not used.
+    assert r.missing_chunks == 0
+    assert r.bytes_read <= r.bytes_fetched <= r.bytes_read + r.retries * len(b"injected failure")
+
+
+def test_read_report_of_a_local_read_makes_no_requests():
+    entry = next(e for _, e in ENTRIES if e["array"] == "" and e["store"].startswith("v3_zstd"))
+    _local(entry)
+    r = zarrgpu.last_read_report()
+    assert r.store == "file" and r.requests == r.retries == r.bytes_fetched == 0
+
+
 # ---- faults --------------------------------------------------------------------------------
 
 def _flaky(ident: str, attempt: int):
@@ -218,3 +273,28 @@ def test_persistent_fault_fails_naming_the_url_in_bounded_time(served, proxy_of,
     assert time.monotonic() - start < 10
     assert f"{proxy.url}/{entry['store']}/" in str(err.value)
     assert "after 3 attempts" in str(err.value)
+
+
+# ---- the loader ----------------------------------------------------------------------------
+
+def test_loader_reads_batches_over_http_as_from_the_local_store(served):
+    torch = pytest.importorskip("torch")
+    import warnings
+
+    from _loader_store import make_store
+    from zarrgpu.loader import Loader, LoaderDeviceWarning
+
+    server, docroot = served
+    make_store(docroot / "loader_era5.zarr", time_chunk=4, shards=8)
+    args = dict(select={"level": [850, 500]}, history=2, horizon=1, stride=2, batch_size=4, device="cpu",
+                shuffle=True, seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LoaderDeviceWarning)
+        remote = Loader(f"{server.url}/loader_era5.zarr", ["t2m", "z"], **args)
+        local = Loader(str(docroot / "loader_era5.zarr"), ["t2m", "z"], **args)
+        pairs = list(zip(remote, local, strict=True))
+    assert remote.channel_names == local.channel_names
+    assert len(pairs) == len(local) > 1
+    for got, want in pairs:
+        np.testing.assert_array_equal(got.steps, want.steps)
+        assert torch.equal(got.data, want.data)

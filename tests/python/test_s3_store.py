@@ -128,3 +128,54 @@ def test_cli_info_and_convert_from_s3(aws_env, run_zarrgpu, tmp_path):
     for name in zarrgpu.open(str(CORPUS / "v3_group_plain_s11.zarr")).keys():
         assert_same_array(zarrgpu.open_array(str(out), path=name)[...],
               zarrgpu.open_array(str(CORPUS / "v3_group_plain_s11.zarr"), path=name)[...])
+
+
+def test_read_report_names_s3_and_counts_its_requests(aws_env):
+    store = "v3_zstd1_f4_s11.zarr"  # not sharded: at least one request per chunk
+    a = zarrgpu.open_array(f"{ROOT}/{store}")
+    got = a[...]
+    r = zarrgpu.last_read_report()
+    assert_same_array(got, zarrgpu.open_array(str(CORPUS / store))[...])
+    assert r.store == "s3"
+    assert r.requests >= r.chunks > 0
+    assert r.retries == 0
+    assert r.bytes_fetched >= r.bytes_read > 0
+
+
+def _upload(server, local, prefix: str) -> None:
+    import boto3
+
+    s3 = boto3.client("s3", endpoint_url=server.url, region_name="us-east-1", aws_access_key_id=server.key,
+                      aws_secret_access_key=server.secret)
+    for f in sorted(local.rglob("*")):
+        if f.is_file():
+            s3.put_object(Bucket=BUCKET, Key=f"{prefix}/{f.relative_to(local).as_posix()}", Body=f.read_bytes())
+
+
+def test_loader_reads_batches_from_s3_with_storage_options(moto, monkeypatch, tmp_path):
+    torch = pytest.importorskip("torch")
+    import warnings
+
+    from _loader_store import make_store
+    from zarrgpu.loader import Loader, LoaderDeviceWarning
+
+    for k in ("AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE"):
+        monkeypatch.delenv(k, raising=False)
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+    local_path = tmp_path / "era5.zarr"
+    make_store(local_path, time_chunk=1)
+    _upload(moto, local_path, "loader/era5.zarr")
+    options = {"endpoint_url": moto.url, "key": moto.key, "secret": moto.secret, "region": "us-east-1"}
+    args = dict(select={"level": [850]}, history=1, horizon=1, batch_size=3, device="cpu", shuffle=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LoaderDeviceWarning)
+        remote = Loader(f"s3://{BUCKET}/loader/era5.zarr", ["t2m", "z"], storage_options=options, **args)
+        local = Loader(str(local_path), ["t2m", "z"], **args)
+        pairs = list(zip(remote, local, strict=True))
+    assert len(pairs) == len(local) > 1
+    for got, want in pairs:
+        assert torch.equal(got.data, want.data)
+    group = zarrgpu.open_group(str(local_path))
+    with pytest.raises(zarrgpu.InvalidArgumentError, match="storage_options apply to a store URL"):
+        Loader(group, ["t2m"], storage_options=options, **args)

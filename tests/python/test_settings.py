@@ -125,6 +125,8 @@ def test_read_report_of_a_host_read():
     r = zarrgpu.last_read_report()
     assert r.device == "cpu"
     assert r.io_path == "store"
+    assert r.store == "file"
+    assert r.requests == r.retries == r.bytes_fetched == 0  # a local store asks no server
     keys = [f"0.{j}.{k}" for j in range(3) for k in range(2)]  # dims 1 and 2: chunks 0-2 and 0-1
     assert r.chunks == len(keys)
     assert r.missing_chunks == len([k for k in keys if not (store / k).exists()])

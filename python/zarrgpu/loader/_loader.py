@@ -126,7 +126,10 @@ class Loader:
     ``Loader(source, variables, *, sample_dim="time", history=1, horizon=1, stride=1, select=None,
     batch_size=1, shuffle=True, seed=0, drop_last=True, rank=None, world_size=None, device="cuda",
     prefetch=2, transforms=(), dtype=None, as_dict=False, memory_budget=2 GiB, threads=0,
-    verify_checksums=True)``
+    verify_checksums=True, storage_options=None)``
+
+    ``source``: a store path or URL (``https://``, ``s3://``), a :class:`zarrgpu.Group` or an
+    xarray Dataset; ``storage_options`` (with a URL only) as :func:`zarrgpu.open` takes them.
     """
 
     def __init__(self, source: Any, variables: Sequence[str] | str, *, sample_dim: str = "time", history: int = 1,
@@ -134,12 +137,13 @@ class Loader:
                  shuffle: bool = True, seed: int = 0, drop_last: bool = True, rank: int | None = None,
                  world_size: int | None = None, device: Any = "cuda", prefetch: int = 2,
                  transforms: Sequence[Any] = (), dtype: Any = None, as_dict: bool = False,
-                 memory_budget: int = 2 << 30, threads: int = 0, verify_checksums: bool = True):
+                 memory_budget: int = 2 << 30, threads: int = 0, verify_checksums: bool = True,
+                 storage_options: dict | None = None):
         torch = self._torch = _torch()
         self._active_ref = lambda: None  # the latest iterator, weakly: dropping it stops its thread
         if not isinstance(prefetch, int) or prefetch < 1:
             raise InvalidArgumentError(f"prefetch must be an integer >= 1, got {prefetch!r}")
-        self.source = Source(source, variables, sample_dim, select)
+        self.source = Source(source, variables, sample_dim, select, storage_options)
         rank, world_size = _distributed(rank, world_size)
         self.sampler = Sampler(self.source.positions, history, horizon, stride, batch_size, shuffle, seed, drop_last,
                                rank, world_size)

@@ -1,6 +1,7 @@
 """What a loader reads: its variables, their selections, channels and sample coordinate.
 
-A source is a store path, a :class:`zarrgpu.Group` or an xarray Dataset opened with
+A source is a store path or URL (``https://``, ``s3://``: ``storage_options`` as
+:func:`zarrgpu.open` takes them), a :class:`zarrgpu.Group` or an xarray Dataset opened with
 ``engine="zarrgpu"``. Each variable has the sample dimension first, then any number of
 channel-like dimensions (levels, channels), then two spatial dimensions. ``select`` maps a
 dimension to labels of its coordinate array (a scalar, a list, or a ``slice`` of labels,
@@ -115,13 +116,17 @@ def _label_positions(dim: str, labels: Any, coord: np.ndarray | None) -> Any:
 class Source:
     """The resolved source of a loader: variables, the sample dimension's positions and labels."""
 
-    def __init__(self, source: Any, variables: Sequence[str] | str, sample_dim: str, select: dict | None):
+    def __init__(self, source: Any, variables: Sequence[str] | str, sample_dim: str, select: dict | None,
+                 storage_options: dict | None = None):
         from .. import open as zopen
 
         select = dict(select or {})
         ds = None
+        if storage_options and not isinstance(source, (str, os.PathLike)):
+            raise InvalidArgumentError(
+                f"storage_options apply to a store URL; the source is a {type(source).__name__}, opened already")
         if isinstance(source, (str, os.PathLike)):
-            node = zopen(source)
+            node = zopen(source, storage_options=storage_options)
             if isinstance(node, Array):
                 raise InvalidArgumentError(f"{source}: the loader reads a group, this is an array")
             group, arrays = node, None
