@@ -104,10 +104,12 @@ class BatchedDeviceDecoder {
     return {};
   }
   // Whether `temp_budget` holds the worst case of `chunks` chunks in one wave
-  // (then measuring buys nothing).
+  // (then measuring buys nothing): the scratch of the whole batch asked with
+  // no budget is within it. One chunk always fits, as a wave holds at least
+  // one chunk whatever the budget.
   bool whole_batch_fits(std::size_t chunks, std::size_t max_decoded_bytes, std::size_t temp_budget) const {
-    return temp_bytes(chunks, max_decoded_bytes, std::numeric_limits<std::size_t>::max(), {}) ==
-           temp_bytes(chunks, max_decoded_bytes, temp_budget, {});
+    return chunks <= 1 ||
+           temp_bytes(chunks, max_decoded_bytes, std::numeric_limits<std::size_t>::max(), {}) <= temp_budget;
   }
   // Enqueues the batch on `stream`. Throws Error(device) when a launch fails;
   // bad data shows only in the statuses.

@@ -2,6 +2,9 @@
 // forms say: the device read path asks these, never a codec's name.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "codec/codec.hpp"
 
 namespace zarrgpu::codec {
@@ -76,6 +79,37 @@ TEST(DeviceForm, DeltaStepForIntegersOfOneWidth) {
   EXPECT_EQ(step("<i8", "<i2", DataType::int64), nullptr);  // stored narrower: the scan would sum other values
   EXPECT_EQ(step("<f8", nullptr, DataType::float64), nullptr);  // a float cumsum depends on its order
   EXPECT_EQ(step("|b1", nullptr, DataType::bool_), nullptr);    // "any so far", not a sum
+}
+
+
+// A decoder whose scratch is laid out in waves, as the Zstd one's: per_chunk
+// bytes a chunk, as many chunks as the budget holds, at least one.
+class WaveDecoder final : public BatchedDeviceDecoder {
+ public:
+  static constexpr std::size_t per_chunk = 100;
+  mutable int queries = 0;
+  std::string describe_choice(const DecodeResources&) const override { return "test"; }
+  std::size_t temp_bytes(std::size_t chunks, std::size_t, std::size_t budget, const DeviceChunkNeeds&) const override {
+    ++queries;
+    return per_chunk * std::max<std::size_t>(1, std::min(chunks, budget / per_chunk));
+  }
+  void decode_async(const DeviceBatch&, void*, std::size_t, DeviceStream) const override {}
+  std::string status_name(std::uint32_t) const override { return {}; }
+};
+
+// whole_batch_fits says whether the budget leaves the worst case's scratch
+// as it is (no wave split), asking the decoder once.
+TEST(DeviceForm, WholeBatchFitsWhereTheBudgetSplitsNoWave) {
+  const WaveDecoder d;
+  for (std::size_t chunks : {1, 2, 7}) {
+    for (std::size_t budget : {0, 50, 100, 199, 200, 700, 701}) {
+      const bool unsplit = d.temp_bytes(chunks, 1, std::numeric_limits<std::size_t>::max(), {}) ==
+                           d.temp_bytes(chunks, 1, budget, {});
+      d.queries = 0;
+      EXPECT_EQ(d.whole_batch_fits(chunks, 1, budget), unsplit) << chunks << " chunks, budget " << budget;
+      EXPECT_LE(d.queries, 1) << chunks << " chunks, budget " << budget;
+    }
+  }
 }
 
 }  // namespace

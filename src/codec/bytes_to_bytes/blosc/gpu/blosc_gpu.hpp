@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "codec/bytes_to_bytes/batched_gpu_result.hpp"
 #include "codec/bytes_to_bytes/blosc/decoder/status.hpp"
 
 namespace zarrgpu::blosc::gpu {
@@ -20,9 +21,9 @@ namespace zarrgpu::blosc::gpu {
 using zarrgpu::blosc::Status;
 using zarrgpu::blosc::status_name;
 
-using Result = int;
-inline constexpr Result kSuccess = 0;
-inline constexpr Result kInvalidArgument = 1;  // == cudaErrorInvalidValue
+using zarrgpu::batched_gpu::kInvalidArgument;
+using zarrgpu::batched_gpu::kSuccess;
+using zarrgpu::batched_gpu::Result;
 
 // Scratch for undoing the shuffles: max_uncompressed_chunk_bytes a chunk.
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes);

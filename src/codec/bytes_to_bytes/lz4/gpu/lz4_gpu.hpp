@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "codec/bytes_to_bytes/batched_gpu_result.hpp"
 #include "codec/bytes_to_bytes/lz4/decoder/status.hpp"
 
 namespace zarrgpu::lz4::gpu {
@@ -23,9 +24,9 @@ using zarrgpu::lz4::status_name;
 // little-endian size, then the block).
 enum class Framing : uint8_t { raw_block = 0, numcodecs = 1 };
 
-using Result = int;
-inline constexpr Result kSuccess = 0;
-inline constexpr Result kInvalidArgument = 1;  // == cudaErrorInvalidValue
+using zarrgpu::batched_gpu::kInvalidArgument;
+using zarrgpu::batched_gpu::kSuccess;
+using zarrgpu::batched_gpu::Result;
 
 // The decoder needs no scratch: always 0 (kept for the batched API's shape).
 Result get_decompress_temp_size(size_t num_chunks, size_t max_uncompressed_chunk_bytes, size_t* temp_bytes);

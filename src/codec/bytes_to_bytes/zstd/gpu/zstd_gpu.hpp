@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "codec/bytes_to_bytes/batched_gpu_result.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/config.hpp"
 
 namespace zarrgpu::zstd::gpu {
@@ -82,11 +83,9 @@ struct DecompressOptions {
 inline constexpr uint64_t kBlockParallelMinChunkBytes = uint64_t{16} << 10;
 bool use_block_parallel(size_t num_chunks, const DecompressOptions& options);
 
-// Return value of the host calls: 0 on success, else a cudaError_t value
-// (or kInvalidArgument for bad arguments detected before any launch).
-using Result = int;
-inline constexpr Result kSuccess = 0;
-inline constexpr Result kInvalidArgument = 1;  // == cudaErrorInvalidValue
+using zarrgpu::batched_gpu::kInvalidArgument;
+using zarrgpu::batched_gpu::kSuccess;
+using zarrgpu::batched_gpu::Result;
 
 // Scratch bytes decompress_async needs for this many chunks. The one-warp
 // decoder keeps its tables in shared memory and decodes Huffman literals in
