@@ -171,28 +171,43 @@ void read_chunk(const ReadContext& rc, const codec::CodecChain& chain, bool plai
     // A stored chunk of the wrong size: decode it below, which says what is wrong.
   }
   const auto t0 = Clock::now();
-  const auto value = store::open_value(rc.store, chunk.key);
-  if (!value) {
-    rc.counters.read_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
-    fill_selected(rc, chunk, chain.chunk().shape);
-    return;
-  }
   // A stored chunk far larger than its codecs can make of the chunk is
   // refused before it is read (a link to a sparse 8 GiB file is not loaded).
   // Twice the bound and 1 MiB more: other encoders may add headers or frames.
-  if (const auto max = chain.max_encoded_size(); max && *max < (SIZE_MAX >> 2) && value->size() > 2 * *max + (1u << 20)) {
+  const auto max = chain.max_encoded_size();
+  const bool bounded = max && *max < (SIZE_MAX >> 2);
+  const std::uint64_t limit = bounded ? 2 * *max + (1u << 20) : ByteRange::npos;
+  auto too_big = [&](std::uint64_t size) {
     // The stored bytes are what the last codec decodes.
     const auto b2b = chain.bytes_to_bytes();
     const std::string codec(b2b.empty() ? chain.array_to_bytes().name() : b2b.back()->name());
-    throw Error(ErrorKind::corrupt_data,
-                "the stored chunk is " + std::to_string(value->size()) + " bytes, more than its codecs can encode " +
-                    std::to_string(chain.chunk().nbytes()) + " bytes into (at most " + std::to_string(*max) + ")",
-                chunk_context(rc.path, chunk.key, rc.store))
+    return Error(ErrorKind::corrupt_data,
+                 "the stored chunk is " + std::to_string(size) + " bytes, more than its codecs can encode " +
+                     std::to_string(chain.chunk().nbytes()) + " bytes into (at most " + std::to_string(*max) + ")",
+                 chunk_context(rc.path, chunk.key, rc.store))
         .with_context({"", "", codec, ""});
-  }
+  };
   Bytes& stored = thread_buffers().stored;
-  store::reset_bytes(stored, value->size());
-  value->read(0, stored.span());
+  if (auto* whole = dynamic_cast<store::WholeValueReader*>(&rc.store)) {
+    // One request where asking the size first would be a second round trip.
+    const auto size = whole->read_whole_bounded(chunk.key, limit, stored);
+    if (!size) {
+      rc.counters.read_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
+      fill_selected(rc, chunk, chain.chunk().shape);
+      return;
+    }
+    if (*size > limit) throw too_big(*size);
+  } else {
+    const auto value = store::open_value(rc.store, chunk.key);
+    if (!value) {
+      rc.counters.read_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
+      fill_selected(rc, chunk, chain.chunk().shape);
+      return;
+    }
+    if (value->size() > limit) throw too_big(value->size());
+    store::reset_bytes(stored, value->size());
+    value->read(0, stored.span());
+  }
   rc.counters.read_ns.fetch_add(ns_since(t0), std::memory_order_relaxed);
   rc.counters.bytes_read.fetch_add(stored.size(), std::memory_order_relaxed);
   decode_and_place(rc, chain, chunk, stored.span());

@@ -275,6 +275,55 @@ std::unique_ptr<StoredValue> HttpStore::open_value(std::string_view key) {
   return std::make_unique<HttpValue>(*this, std::string(key), *answer.content_length, answer.etag);
 }
 
+std::optional<std::uint64_t> HttpStore::read_whole_bounded(std::string_view key, std::uint64_t limit,
+                                                            Bytes& buffer) {
+  check_key(key, describe());
+  const bool bounded = limit < ByteRange::npos - 1;
+  HttpRequest get{url_of(key), bounded ? "bytes=0-" + std::to_string(limit) : "", false, std::string(key), {},
+                  bounded ? limit + 1 : 0};
+  auto answer = std::move(client_.perform(std::span(&get, 1)).at(0));
+  const ErrorContext ctx{"", std::string(key), "", describe()};
+  const long status = answer.status;
+  if (status == 404 || status == 410) return std::nullopt;
+  unsigned long long a = 0, b = 0, total = 0;
+  std::uint64_t size = 0;
+  if (status == 206) {
+    char star = 0;
+    if (std::sscanf(answer.content_range.c_str(), "bytes %llu-%llu/%llu", &a, &b, &total) == 3 && a == 0) {
+      size = total;
+    } else if (std::sscanf(answer.content_range.c_str(), "bytes %llu-%llu/%c", &a, &b, &star) == 3 && a == 0 &&
+               star == '*') {
+      size = answer.body.size();  // the server does not know the size: more than asked for counts as too big
+    } else {
+      throw Error(ErrorKind::io, "GET " + redact_url(get.url) + ": 206 answer with Content-Range '" +
+                                     answer.content_range + "' to a request for bytes 0-" + std::to_string(limit), ctx);
+    }
+  } else if (status == 200) {
+    // A server that ignores ranges sends the whole value; the client kept limit + 1 bytes of it.
+    size = answer.body_limited ? answer.content_length.value_or(limit + 1) : answer.body.size();
+  } else if (status == 416 && std::sscanf(answer.content_range.c_str(), "bytes */%llu", &total) == 1) {
+    size = total;  // an empty value has no byte 0
+    if (size != 0) {
+      throw Error(ErrorKind::io, "GET " + redact_url(get.url) + ": HTTP 416 for bytes 0-" + std::to_string(limit) +
+                                     " of a value of " + std::to_string(size) + " bytes", ctx);
+    }
+  } else {
+    throw Error(ErrorKind::io,
+                "GET " + redact_url(get.url) + ": " + (status == 401 || status == 403 ? "HTTP " : "unexpected HTTP ") +
+                    std::to_string(status) + (status == 401 || status == 403 ? " (permission denied)" : "") +
+                    quoted_body(answer),
+                ctx);
+  }
+  if (size <= limit) {
+    if (answer.body.size() != size) {
+      throw Error(ErrorKind::io, "GET " + redact_url(get.url) + ": " + std::to_string(answer.body.size()) +
+                                     " bytes of a value of " + std::to_string(size), ctx);
+    }
+    buffer = std::move(answer.body);
+  }
+  return size;
+}
+
 std::shared_ptr<HttpStore> open_http_store(const std::string& url, const HttpSettings& settings) {
   if (url.find_first_of("?#") != std::string::npos) {
     throw Error(ErrorKind::invalid_argument, "a store URL with a query or fragment is not supported",

@@ -14,12 +14,13 @@
 #include <string>
 
 #include "store/http_client.hpp"
+#include "store/reusing_read.hpp"
 #include "store/stored_value.hpp"
 #include "zarrgpu/store.hpp"
 
 namespace zarrgpu::store {
 
-class HttpStore : public Store, public ValueOpener {
+class HttpStore : public Store, public ValueOpener, public WholeValueReader {
  public:
   // `base_url` without a trailing '/'; `describe` names the store in errors
   // ("" : the URL, redacted); `configure` and `headers` as for HttpClient.
@@ -36,6 +37,8 @@ class HttpStore : public Store, public ValueOpener {
   std::string kind() const override { return "http"; }  // https too
   StoreActivity activity() const noexcept override { return client_.activity(); }
   std::unique_ptr<StoredValue> open_value(std::string_view key) override;
+  // One range GET of bytes 0..limit: the size comes from Content-Range.
+  std::optional<std::uint64_t> read_whole_bounded(std::string_view key, std::uint64_t limit, Bytes& buffer) override;
 
   // Abandons the reads in flight now (they throw Error(io) "cancelled").
   void cancel() noexcept { client_.cancel(); }

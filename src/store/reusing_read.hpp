@@ -24,6 +24,20 @@ class ReusingReader {
   virtual std::optional<std::uint64_t> read_whole_into(std::string_view key, std::span<std::byte> dest) = 0;
 };
 
+// A store where a whole value costs one request, and asking its size first
+// costs another round trip (HttpStore: one GET of at most limit + 1 bytes,
+// rather than a HEAD and a GET).
+class WholeValueReader {
+ public:
+  virtual ~WholeValueReader() = default;
+  // The size of `key`'s value, nullopt when it is missing. When the size is
+  // at most `limit`, `buffer` holds the value; otherwise the value is not
+  // read (no more than limit + 1 of its bytes are received) and `buffer` holds
+  // unspecified bytes. ByteRange::npos: no limit.
+  virtual std::optional<std::uint64_t> read_whole_bounded(std::string_view key, std::uint64_t limit,
+                                                          Bytes& buffer) = 0;
+};
+
 // Reads `request` into `buffer`, resized to the bytes read (its capacity is
 // reused; its old contents are not kept). False when the key is missing.
 // Errors as Store::read (a range past the end of the value: Error(io)).

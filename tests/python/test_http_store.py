@@ -189,6 +189,41 @@ def test_read_report_counts_the_requests_the_server_saw(served, proxy_of):
     assert r.bytes_fetched >= r.bytes_read > 0
 
 
+def test_a_compressed_chunk_is_one_request(served, proxy_of):
+    """Not a HEAD for its size and then a GET: one GET of at most the size its codecs allow."""
+    server, _ = served
+    proxy = _counting_proxy(proxy_of)
+    remote = zarrgpu.open_array(f"{proxy.url}/v3_zstd1_f4_s11.zarr")
+    want = zarrgpu.open_array(str(CORPUS / "v3_zstd1_f4_s11.zarr"))[...]
+    before = dict(proxy.seen)
+    got = remote[...]
+    r = zarrgpu.last_read_report()
+    assert_same_array(got, want)
+    sent = [k for k in proxy.seen if k not in before]
+    assert len(sent) == r.requests == r.chunks
+    assert all(k.startswith("GET ") for k in sent)
+
+
+def test_an_oversized_chunk_is_refused_after_one_bounded_request(served, proxy_of):
+    """A stored chunk far larger than its codecs can make is an error naming its size and key,
+    and no more of it than the bound is asked for."""
+    server, docroot = served
+    path = docroot / "oversized.zarr"
+    a = zarrgpu.create_array(str(path), shape=(4, 4), chunks=(4, 4), dtype="i4")
+    a[...] = np.arange(16, dtype="i4").reshape(4, 4)
+    (path / "c" / "0" / "0").write_bytes(b"\0" * (8 << 20))
+    proxy = _counting_proxy(proxy_of)
+    remote = zarrgpu.open_array(f"{proxy.url}/oversized.zarr")
+    before = dict(proxy.seen)
+    with pytest.raises(zarrgpu.CorruptDataError, match=f"stored chunk is {8 << 20} bytes") as err:
+        remote[...]
+    assert "c/0/0" in str(err.value)
+    sent = [k for k in proxy.seen if k not in before]
+    assert len(sent) == 1 and "Range: bytes=0-" in sent[0], sent
+    asked = int(sent[0].rsplit("-", 1)[1]) + 1
+    assert asked < (2 << 20), sent  # twice the codecs' bound and 1 MiB, far below the 8 MiB stored
+
+
 def test_read_report_counts_a_retry_after_an_injected_fault(served, proxy_of, fast_retries):
     server, _ = served
     entry = next(e for _, e in ENTRIES if e["array"] == "" and e["store"].startswith("v3_zstd"))

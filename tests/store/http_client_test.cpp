@@ -206,6 +206,28 @@ TEST(HttpStore, NearbyRangesOfOneKeyAreOneRequest) {
   EXPECT_EQ(store->activity().bytes_fetched, 54u + 10u);
 }
 
+TEST(HttpStore, AWholeValueIsOneRequestAndOneOverTheLimitIsNotRead) {
+  TinyServer server;
+  server.values["/s/c"] = digits(100);
+  server.values["/s/empty"] = "";
+  auto store = open_http_store(server.url() + "/s", quick());
+  Bytes buffer;
+  EXPECT_EQ(store->read_whole_bounded("c", 100, buffer), 100u);
+  EXPECT_EQ(text(buffer), digits(100));
+  EXPECT_EQ(store->read_whole_bounded("c", 99, buffer), 100u);  // too big: its size, no bytes owed
+  EXPECT_EQ(store->read_whole_bounded("c", ByteRange::npos, buffer), 100u);
+  EXPECT_EQ(text(buffer), digits(100));
+  EXPECT_EQ(store->read_whole_bounded("empty", 10, buffer), 0u);
+  EXPECT_EQ(buffer.size(), 0u);
+  EXPECT_EQ(store->read_whole_bounded("none", 10, buffer), std::nullopt);
+  EXPECT_EQ(server.log(), (std::vector<std::string>{"GET /s/c 0-100", "GET /s/c 0-99", "GET /s/c", "GET /s/empty 0-10",
+                                                    "GET /s/none 0-10"}));
+  server.ignore_range = true;  // the whole value comes: the client keeps limit + 1 bytes
+  EXPECT_EQ(store->read_whole_bounded("c", 10, buffer), 100u);
+  EXPECT_EQ(store->read_whole_bounded("c", 200, buffer), 100u);
+  EXPECT_EQ(text(buffer), digits(100));
+}
+
 TEST(HttpStore, RangesPastTheEndAreErrorsAsForEveryStore) {
   TinyServer server;
   server.values["/s/c"] = digits(10);
