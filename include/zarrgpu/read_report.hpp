@@ -27,7 +27,7 @@ struct ReadReport {
   // ring), "gds" or "gds-compat" (cuFile).
   std::string io_path;
   std::string io_detail;  // why that path (device reads)
-  // The store: its kind ("file", "memory", "http", "s3", as Store::kind) and
+  // The store: its kind ("file", "memory", "http", "s3", "gs": Store::kind) and
   // what it asked of its server while the read ran (HTTP and S3; zero for
   // local stores). A read of the same store object on another thread at the
   // same time is counted in both reports.

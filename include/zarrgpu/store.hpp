@@ -78,7 +78,7 @@ class Store {
   // Size of a key in bytes, or nullopt if missing.
   virtual std::optional<std::uint64_t> size(std::string_view key) = 0;
   virtual std::string describe() const = 0;  // "file:///path", "memory://"
-  // What kind of store this is: "file", "memory", "http", "s3". The default is
+  // What kind of store this is: "file", "memory", "http", "s3", "gs". The default is
   // describe()'s URL scheme.
   virtual std::string kind() const;
   virtual StoreActivity activity() const noexcept { return {}; }

@@ -74,12 +74,13 @@ def _check_mode(mode: str) -> None:
 def open(path_or_url: Any, mode: str = "r", *, path: str = "", consolidated: bool | None = None,
          storage_options: dict | None = None) -> Array | Group:
     """Opens the array or group at ``path`` inside the store ``path_or_url``
-    (a directory, a ``file://`` URL, or, read-only, an ``http(s)://`` or ``s3://bucket/prefix`` URL).
+    (a directory, a ``file://`` URL, or, read-only, an ``http(s)://``, ``s3://bucket/prefix``
+    or ``gs://bucket/prefix`` URL).
     ``mode``: "r" (read-only) or "r+"/"a" (writes allowed).
     ``consolidated`` (groups, as zarr-python's ``use_consolidated``): None uses consolidated
     metadata when present, False reads the members' own metadata, True requires it.
-    ``storage_options`` (S3): region, endpoint_url, profile, key, secret, token, anon; kept for
-    this URL in this process."""
+    ``storage_options`` (S3): region, endpoint_url, profile, key, secret, token, anon; (GCS):
+    region, endpoint_url, key, secret (an HMAC key), anon; kept for this URL in this process."""
     _check_mode(mode)
     url, path = _split(path_or_url, path, storage_options)
     core = _zarrgpu.open_member(url, path, consolidated)

@@ -134,7 +134,7 @@ class ReadReport:
     io_path: how stored bytes came: "store" (host reads: the store's own reads); device
         reads: "posix" (pread into pinned staging), "gds" or "gds-compat" (cuFile).
     io_detail: why that path (device reads).
-    store: the store's kind: "file", "memory", "http" (https too), "s3".
+    store: the store's kind: "file", "memory", "http" (https too), "s3", "gs".
     requests, retries, bytes_fetched: what the store asked of its server while the read
         ran (HTTP and S3; 0 for local stores): requests sent (retries included), of
         those the repeats after a transient failure (5xx, timeout, reset), and response

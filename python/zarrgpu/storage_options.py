@@ -1,5 +1,5 @@
 """storage_options (fsspec's name) of remote stores: S3's region, endpoint_url, profile,
-key, secret, token, anon. Kept for the URL, and the URLs below it, for the rest of the
+key, secret, token, anon; GCS's region, endpoint_url, key, secret, anon. Kept for the URL, and the URLs below it, for the rest of the
 process, so that every later open of that store (a member, a reopen) signs the same way."""
 
 from __future__ import annotations

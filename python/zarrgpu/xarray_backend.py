@@ -395,7 +395,7 @@ def _names(drop_variables: str | Iterable[str] | None) -> list[str]:
 def _url(filename_or_obj: Any) -> str:
     path = _path(filename_or_obj)
     if path is None:
-        raise TypeError(f"engine='zarrgpu' opens a path, file://, http(s):// or s3:// URL, got {type(filename_or_obj).__name__}")
+        raise TypeError(f"engine='zarrgpu' opens a path, file://, http(s)://, s3:// or gs:// URL, got {type(filename_or_obj).__name__}")
     return path
 
 

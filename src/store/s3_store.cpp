@@ -1,11 +1,13 @@
-// S3-compatible object storage, read-only: an HttpStore on the bucket's URL
-// whose requests libcurl signs with AWS Signature Version 4
-// (CURLOPT_AWS_SIGV4), plus listing with ListObjectsV2, which plain HTTP
-// lacks. Where it is and who signs: s3_access.hpp.
+// S3-compatible object storage, and GCS through its XML API, which speaks
+// S3's protocol; read-only: an HttpStore on the bucket's URL whose requests
+// libcurl signs with AWS Signature Version 4 (CURLOPT_AWS_SIGV4), plus listing
+// with ListObjectsV2, which plain HTTP lacks. Where it is and who signs:
+// s3_access.hpp, gcs_access.hpp.
 #include "store/s3_store.hpp"
 
 #include <curl/curl.h>
 
+#include "store/gcs_access.hpp"
 #include "store/s3_access.hpp"
 #include "zarrgpu/error.hpp"
 
@@ -53,14 +55,16 @@ std::vector<std::string> elements(std::string_view xml, std::string_view tag) {
 
 class S3Store final : public HttpStore {
  public:
-  S3Store(const S3Access& access, std::string bucket_url, std::string prefix, std::string describe,
+  // `kind`: "s3", or "gs" for GCS's XML API.
+  S3Store(std::string kind, const S3Access& access, std::string prefix, std::string describe,
           const HttpSettings& settings)
-      : HttpStore(bucket_url + (prefix.empty() ? "" : "/" + prefix), settings, std::move(describe),
+      : HttpStore(access.bucket_url + (prefix.empty() ? "" : "/" + prefix), settings, std::move(describe),
                   signer(access), signed_headers(access)),
-        bucket_url_(std::move(bucket_url)),
+        kind_(std::move(kind)),
+        bucket_url_(access.bucket_url),
         prefix_(std::move(prefix)) {}
 
-  std::string kind() const override { return "s3"; }
+  std::string kind() const override { return kind_; }
 
   // ListObjectsV2, page by page (continuation tokens), keys relative to the store.
   std::vector<std::string> list(std::string_view prefix) override {
@@ -126,26 +130,47 @@ class S3Store final : public HttpStore {
     };
   }
 
+  std::string kind_;
   std::string bucket_url_;
   std::string prefix_;
 };
+
+struct BucketAndPrefix {
+  std::string bucket, prefix;
+};
+
+// "<scheme>://bucket[/prefix]" (the scheme already checked).
+BucketAndPrefix split_bucket_url(const std::string& url, std::string_view scheme) {
+  std::string_view rest = std::string_view(url).substr(scheme.size() + 3);
+  const auto slash = rest.find('/');
+  BucketAndPrefix out{std::string(rest.substr(0, slash)),
+                      std::string(slash == std::string_view::npos ? "" : rest.substr(slash + 1))};
+  while (out.prefix.ends_with('/')) out.prefix.pop_back();
+  if (out.bucket.empty() || url.find_first_of("?#") != std::string::npos) {
+    throw Error(ErrorKind::invalid_argument, "a store URL is " + std::string(scheme) + "://bucket[/prefix]",
+                {"", "", "", url});
+  }
+  return out;
+}
+
+std::string describe_of(std::string_view scheme, const BucketAndPrefix& where) {
+  return std::string(scheme) + "://" + where.bucket + (where.prefix.empty() ? "" : "/" + where.prefix);
+}
 
 }  // namespace
 
 std::shared_ptr<Store> open_s3_store(const std::string& url, const std::map<std::string, std::string>& options,
                                      const HttpSettings& settings) {
-  constexpr std::string_view scheme = "s3://";
-  std::string_view rest = std::string_view(url).substr(scheme.size());
-  const auto slash = rest.find('/');
-  const std::string bucket(rest.substr(0, slash));
-  std::string prefix(slash == std::string_view::npos ? "" : rest.substr(slash + 1));
-  while (prefix.ends_with('/')) prefix.pop_back();
-  if (bucket.empty() || url.find_first_of("?#") != std::string::npos) {
-    throw Error(ErrorKind::invalid_argument, "an S3 store URL is s3://bucket[/prefix]", {"", "", "", url});
-  }
-  const S3Access access = resolve_s3_access(bucket, options);
-  const std::string describe = "s3://" + bucket + (prefix.empty() ? "" : "/" + prefix);
-  return std::make_shared<S3Store>(access, access.bucket_url, prefix, describe, settings);
+  BucketAndPrefix where = split_bucket_url(url, "s3");
+  const S3Access access = resolve_s3_access(where.bucket, options);
+  return std::make_shared<S3Store>("s3", access, where.prefix, describe_of("s3", where), settings);
+}
+
+std::shared_ptr<Store> open_gcs_store(const std::string& url, const std::map<std::string, std::string>& options,
+                                      const HttpSettings& settings) {
+  BucketAndPrefix where = split_bucket_url(url, "gs");
+  const S3Access access = resolve_gcs_access(where.bucket, options);
+  return std::make_shared<S3Store>("gs", access, where.prefix, describe_of("gs", where), settings);
 }
 
 }  // namespace zarrgpu::store

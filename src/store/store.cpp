@@ -129,6 +129,10 @@ std::shared_ptr<Store> open_store(const std::string& url, bool create, const Sto
     if (create) throw Error(ErrorKind::unsupported, "S3 stores are read-only", {"", "", "", store::redact_url(url)});
     return store::open_s3_store(url, options);
   }
+  if (u.starts_with("gs://")) {
+    if (create) throw Error(ErrorKind::unsupported, "GCS stores are read-only", {"", "", "", store::redact_url(url)});
+    return store::open_gcs_store(url, options);
+  }
   if (const auto p = u.find("://"); p != std::string_view::npos) {
     throw Error(ErrorKind::unsupported, "no store for URL scheme '" + std::string(u.substr(0, p)) + "'",
                 {"", "", "", store::redact_url(url)});

@@ -1,5 +1,6 @@
-"""Reading Zarr from S3-compatible storage (src/store/s3_store.cpp) served by moto's
-standalone server started here, with every request's SigV4 signature checked:
+"""Reading Zarr from S3-compatible storage (src/store/s3_store.cpp), and from gs:// (GCS's
+XML API speaks S3's protocol), served by moto's standalone server started here, with every
+request's SigV4 signature checked:
 every corpus array reads as its local copy; listing without consolidated metadata
 goes through ListObjectsV2; credentials come from storage_options, the environment
 or the shared files; a wrong secret is a clear permission error that does not
@@ -181,3 +182,63 @@ def test_loader_reads_batches_from_s3_with_storage_options(moto, monkeypatch, tm
     group = zarrgpu.open_group(str(local_path))
     with pytest.raises(zarrgpu.InvalidArgumentError, match="storage_options apply to a store URL"):
         Loader(group, ["t2m"], storage_options=options, **args)
+
+
+# ---- gs:// (Google Cloud Storage's XML API speaks S3's protocol: moto stands in for it) ------
+
+def _gcs_env(monkeypatch, tmp_path):
+    """AWS credentials in the environment that gs:// must not use."""
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIA-NOT-FOR-GCS")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "not-for-gcs")
+    monkeypatch.delenv("STORAGE_EMULATOR_HOST", raising=False)
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "none"))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
+
+
+@pytest.mark.parametrize("name,entry", ENTRIES[::3], ids=[n for n, _ in ENTRIES[::3]])
+def test_corpus_arrays_read_from_gs_with_an_hmac_key(moto, monkeypatch, tmp_path, name, entry):
+    _gcs_env(monkeypatch, tmp_path)
+    options = {"endpoint_url": moto.url, "key": moto.key, "secret": moto.secret}
+    a = zarrgpu.open_array(f"gs://{BUCKET}/{PREFIX}/{entry['store']}", path=entry["array"], storage_options=options)
+    got = a[...]
+    r = zarrgpu.last_read_report()
+    assert_same_array(got, zarrgpu.open_array(str(CORPUS / entry["store"]), path=entry["array"])[...])
+    if r.chunks:
+        assert r.store == "gs" and r.requests > 0
+
+
+def test_gs_lists_with_list_objects_and_finds_the_emulator_host(moto, monkeypatch, tmp_path):
+    _gcs_env(monkeypatch, tmp_path)
+    # As Google's client libraries take it: host:port, no scheme.
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", moto.url.removeprefix("http://"))
+    store = "v3_group_plain_s11.zarr"
+    remote = zarrgpu.open(f"gs://{BUCKET}/{PREFIX}/{store}", consolidated=False,
+                          storage_options={"key": moto.key, "secret": moto.secret})
+    local = zarrgpu.open(str(CORPUS / store), consolidated=False)
+    assert sorted(remote.keys()) == sorted(local.keys())
+
+
+def test_gs_without_a_key_is_anonymous_and_never_uses_aws_credentials(moto, monkeypatch, tmp_path, run_zarrgpu):
+    _gcs_env(monkeypatch, tmp_path)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", moto.key)  # valid for moto, yet not GCS credentials
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", moto.secret)
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", moto.url)
+    # The bucket's root: a store URL no other test gives storage_options for (they are kept
+    # for the process and for the URLs below).
+    url = f"gs://{BUCKET}"
+    # moto refuses unsigned requests: proof that none was signed.
+    with pytest.raises(zarrgpu.StorageError, match="403.*permission denied") as err:
+        zarrgpu.open_array(url, path=f"{PREFIX}/v3_zstd1_f4_s11.zarr")
+    assert url in str(err.value) and moto.secret not in str(err.value)
+    r = run_zarrgpu("info", url, "--array", f"{PREFIX}/v3_zstd1_f4_s11.zarr")
+    assert r.returncode != 0 and url in r.stderr and "403" in r.stderr, r.stderr
+
+
+def test_gs_storage_options_are_checked(moto, monkeypatch, tmp_path):
+    _gcs_env(monkeypatch, tmp_path)
+    with pytest.raises(zarrgpu.InvalidArgumentError, match="unknown GCS storage option 'profile'"):
+        zarrgpu.open_array(f"gs://{BUCKET}/checks/a.zarr", storage_options={"endpoint_url": moto.url, "profile": "x"})
+    with pytest.raises(zarrgpu.InvalidArgumentError, match="both its access id"):
+        zarrgpu.open_array(f"gs://{BUCKET}/checks/b.zarr", storage_options={"endpoint_url": moto.url, "key": moto.key})
+    with pytest.raises(zarrgpu.UnsupportedError, match="read-only"):
+        zarrgpu.create_array(f"gs://{BUCKET}/checks/c.zarr", shape=(2,), dtype="i4")
