@@ -68,7 +68,10 @@ const CudaDriver& cuda_driver() {
 }
 
 void check_driver(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) throw Error(ErrorKind::device, std::string(what) + ": CUresult " + std::to_string(int(r)));
+  if (r == CUDA_SUCCESS) return;
+  // Said as the runtime's allocation failures are (gpu/cuda_check.cpp).
+  const char* oom = r == CUDA_ERROR_OUT_OF_MEMORY ? "out of GPU memory: " : "";
+  throw Error(ErrorKind::device, oom + std::string(what) + ": CUresult " + std::to_string(int(r)));
 }
 
 void check_runtime(cudaError_t r, const char* what) {

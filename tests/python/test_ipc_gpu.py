@@ -264,3 +264,27 @@ def test_one_service_serves_two_gpus(zarrgpu_bin, tmp_path):
                 assert c.read(tmp_path / "s.zarr", "", "1:9", device=f"cuda:{index}").hit
     finally:
         svc.kill(signal.SIGTERM)
+
+
+def test_a_gpu_out_of_memory_is_that_clients_error(zarrgpu_bin, tmp_path):
+    """A request the GPU cannot hold, under a budget that allows it (a named array of
+    4 TiB), is a clear error to the client that asked; the service serves it and
+    others on."""
+    import signal
+
+    from _ipc_service import Service
+
+    _, data = make_store(tmp_path / "s.zarr")
+    svc = Service(zarrgpu_bin, tmp_path / "svc", "16TiB")
+    svc.args[svc.args.index("--device") + 1] = "cuda:0"
+    svc.start()
+    try:
+        with ipc.CacheClient(svc.socket_path) as c, ipc.CacheClient(svc.socket_path) as other:
+            with pytest.raises(zarrgpu.DeviceError, match="out of GPU memory"):
+                c.create("huge", (1 << 40,), "float32")
+            assert svc.alive()
+            assert (c.read(tmp_path / "s.zarr", "", "").array.get() == data).all()
+            assert (other.read(tmp_path / "s.zarr", "", "2:5").array.get() == data[2:5]).all()
+            assert c.stats()["leases"] == 2
+    finally:
+        svc.kill(signal.SIGTERM)
