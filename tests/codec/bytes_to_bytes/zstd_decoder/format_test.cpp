@@ -22,7 +22,7 @@
 #include "codec/bytes_to_bytes/zstd/decoder/fse.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/xxhash64.hpp"
 #include "frame_corpus.hpp"
-#include "thread_group.hpp"
+#include "lockstep_group.hpp"
 
 namespace zarrgpu::zstd::testing {
 namespace {
@@ -192,7 +192,7 @@ TEST(ZstdFormat, PackedFseEntriesUnpackToTheirTables) {
 }
 
 // build_fse_table_group (table decoding's FSE tables, a warp at a time on the GPU) gives
-// build_fse_table's table for every rank count: host threads that meet at
+// build_fse_table's table for every rank count: lanes in lockstep that meet at
 // each sync stand in for the warp's lanes. Predefined distributions and
 // random ones of every accuracy log, with zero and "less than 1"
 // probabilities, and tables whose every symbol is "less than 1".
@@ -396,7 +396,7 @@ void append_to_batch(SequenceBatch& b, uint32_t i, uint32_t ll, uint32_t ml, uin
 // read earlier matches of the same batch; literals sit in place at the tail
 // of the output, as the block decoder leaves Huffman literals, or apart at
 // any alignment, or are one repeated byte. One thread, and groups of 4 and
-// 32 host threads (a warp's ranks: each moves its own words of the
+// 32 lanes in lockstep (a warp's ranks: each moves its own words of the
 // literals, with the shuffles and barriers of the GPU).
 TEST(ZstdFormat, BatchExecutionMatchesSerialExecution) {
   Rng rng(7);
@@ -453,7 +453,7 @@ TEST(ZstdFormat, BatchExecutionMatchesSerialExecution) {
       constexpr uint32_t N = decltype(size)::value;
       return [&](Bytes& out, const Literals& lit, size_t* op, size_t* lit_pos) {
         std::vector<size_t> ops(N, *op), lit_poss(N, 0);
-        run_group<N>([&](ThreadGroup<N> g) {
+        run_group<N>([&](LockstepGroup<N> g) {
           execute_sequences(g, b, count, out.data(), &ops[g.rank()], lit, &lit_poss[g.rank()]);
         });
         for (uint32_t r = 1; r < N; ++r) ASSERT_TRUE(ops[r] == ops[0] && lit_poss[r] == lit_poss[0]);
@@ -503,7 +503,7 @@ TEST(ZstdFormat, ShortLiteralRunsByTheirRankPlaceAsSharedWords) {
       if constexpr (N == 1) {
         place_batch_literals_by_sequence(SerialGroup{}, b, count, out.data() + base_at, lit, lit_pos);
       } else {
-        run_group<N>([&](ThreadGroup<N> g) {
+        run_group<N>([&](LockstepGroup<N> g) {
           place_batch_literals_by_sequence(g, b, count, out.data() + base_at, lit, lit_pos);
         });
       }
@@ -542,7 +542,7 @@ TEST(ZstdFormat, LiteralRunsMoveAtEveryAlignment) {
       if constexpr (N == 1) {
         copy_literals(SerialGroup{}, out.data() + dst_at, lit, from, n);
       } else {
-        run_group<N>([&](ThreadGroup<N> g) { copy_literals(g, out.data() + dst_at, lit, from, n); });
+        run_group<N>([&](LockstepGroup<N> g) { copy_literals(g, out.data() + dst_at, lit, from, n); });
       }
       ASSERT_TRUE(std::equal(expect.begin(), expect.end(), out.begin() + dst_at)) << N << " ranks, trial " << trial;
       // Nothing else was written: before the run and after it (the source's tail when apart).

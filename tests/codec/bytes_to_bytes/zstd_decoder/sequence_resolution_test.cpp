@@ -1,6 +1,6 @@
 // Resolution of the block-parallel decoder with more than one rank: repeat-offset
 // maps against resolve_offset() run serially, and resolve_block() by a group
-// of host threads (a stand-in for a warp: same ranks, same barriers) against
+// of lanes in lockstep (a stand-in for a warp: same ranks, same barriers) against
 // the same step by SerialGroup, on the blocks of real frames and on blocks
 // whose sequences were mutated (first error in sequence order must win).
 // And execution with every block on its own thread, in any order.
@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -24,7 +25,7 @@
 #include "codec/bytes_to_bytes/zstd/decoder/repeat_offsets.hpp"
 #include "codec/bytes_to_bytes/zstd/decoder/sequence_resolution.hpp"
 #include "frame_corpus.hpp"
-#include "thread_group.hpp"
+#include "lockstep_group.hpp"
 
 namespace zarrgpu::zstd::testing {
 namespace {
@@ -125,7 +126,7 @@ void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
     b.output_offset = ~uint64_t{0};
     for (uint32_t& r : b.repeat_in) r = 0;
   }
-  run_group<N>([&](ThreadGroup<N> g) { place_blocks(g, rs, q.plan, q.frames.data(), q.blocks.data()); });
+  run_group<N>([&](LockstepGroup<N> g) { place_blocks(g, rs, q.plan, q.frames.data(), q.blocks.data()); });
   for (size_t f = 0; f < p.frames.size(); ++f) {
     ASSERT_EQ(q.frames[f].output_start, p.frames[f].output_start) << what << " frame " << f;
   }
@@ -138,7 +139,7 @@ void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
     BlockRecord& b = q.blocks[k];
     if (a.type != BlockType::compressed) continue;
     BlockRecord summary = b;
-    run_group<N>([&](ThreadGroup<N> g) { summarize_block(g, rs, summary, q.triples.data()); });
+    run_group<N>([&](LockstepGroup<N> g) { summarize_block(g, rs, summary, q.triples.data()); });
     EXPECT_EQ(summary.match_bytes, a.match_bytes) << what << " block " << k;
     for (int s = 0; s < 3; ++s) {
       EXPECT_EQ(summary.repeat_map.src[s], a.repeat_map.src[s]) << what << " block " << k;
@@ -151,8 +152,8 @@ void expect_ranks_agree(Prepared p, size_t capacity, const std::string& what) {
     checkpoint_block(b, tc.data(), cps.data() + base);
     BlockRecord bc = b;
     resolve_block(SerialGroup{}, rs, p.frames[a.frame], a, p.triples.data(), capacity);
-    run_group<N>([&](ThreadGroup<N> g) { resolve_block(g, rs, q.frames[b.frame], b, q.triples.data(), capacity); });
-    run_group<N>([&](ThreadGroup<N> g) {
+    run_group<N>([&](LockstepGroup<N> g) { resolve_block(g, rs, q.frames[b.frame], b, q.triples.data(), capacity); });
+    run_group<N>([&](LockstepGroup<N> g) {
       resolve_block(g, rs, q.frames[bc.frame], bc, tc.data(), capacity, cps.data() + base);
     });
     ASSERT_EQ(b.resolve_status, a.resolve_status) << what << " block " << k;
@@ -299,7 +300,7 @@ void expect_prepare_agrees(const Bytes& in, size_t capacity, const std::string& 
     prepare_block_sections(SerialGroup{}, *ws, in.data(), blocks.data(), a, bsm, *one);
     auto wsg = std::make_unique<Workspace>();
     reset_workspace(*wsg);
-    run_group<N>([&](ThreadGroup<N> g) { prepare_block_sections(g, *wsg, in.data(), blocks.data(), b, bsm, *many); });
+    run_group<N>([&](LockstepGroup<N> g) { prepare_block_sections(g, *wsg, in.data(), blocks.data(), b, bsm, *many); });
     const std::string at = what + " block " + std::to_string(k);
     ASSERT_EQ(b.status, a.status) << at;
     ASSERT_EQ(b.stage, a.stage) << at;
@@ -472,14 +473,22 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
           threads.emplace_back([&, k, in_parts] {
             if (in_parts) {
               const uint32_t parts = k % 8 == 5 ? 3 : 2, ranks = k % 8 == 5 ? 1 : 4;
-              std::barrier<> all(parts * ranks);
+              // Every rank of every part meets at the parts' barrier: each
+              // part's ranks meet, its rank 0 meets the other parts' rank 0
+              // (the group's lanes share one thread), and its ranks meet again.
+              std::barrier<> all(parts);
               SequenceLengths sums[3] = {};
               std::vector<std::thread> part_threads;
               for (uint32_t part = 0; part < parts; ++part) {
                 part_threads.emplace_back([&, part] {
                   SequenceBatch sb{};
                   auto copy_literals = [&](auto g) {
-                    write_block_literals_part(g, sb, sums, part, parts, [&all] { all.arrive_and_wait(); },
+                    auto meet = [&all, g] {
+                      g.sync();
+                      if (g.rank() == 0) all.arrive_and_wait();
+                      g.sync();
+                    };
+                    write_block_literals_part(g, sb, sums, part, parts, meet,
                                               frame.data(), p.blocks[k], p.literals.data(), p.triples.data(),
                                               granules.data(), out.data());
                   };
@@ -606,8 +615,9 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
           default: run(*b64); break;
         }
       };
-      for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
-                                         std::pair{4u, 128u}, std::pair{4u, 256u}}) {
+      for (const auto& ranks_batch : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
+                                      std::pair{4u, 128u}, std::pair{4u, 256u}}) {
+        const uint32_t ranks = ranks_batch.first, batch = ranks_batch.second;  // clang 14: no lambda captures of bindings
         for (const uint32_t valid : {n, n / 2}) {
           Bytes whole = after_literals;
           auto copy_matches = [&](auto g) {
@@ -635,9 +645,10 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
       // 256 by 4 (the sizes the GPU's policy is timed at); and of the
       // chunk's first blocks only (those before an error), which writes
       // nothing past them.
-      for (const auto& [ranks, batch] : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
-                                         std::pair{4u, 128u}, std::pair{4u, 256u}, std::pair{32u, 64u},
-                                         std::pair{32u, 32u}}) {
+      for (const auto& ranks_batch : {std::pair{1u, 64u}, std::pair{4u, 64u}, std::pair{4u, 32u},
+                                      std::pair{4u, 128u}, std::pair{4u, 256u}, std::pair{32u, 64u},
+                                      std::pair{32u, 32u}}) {
+        const uint32_t ranks = ranks_batch.first, batch = ranks_batch.second;
         for (const uint32_t valid : {n, n / 2}) {
           if (ranks == 32 && valid != n) continue;  // a group of 32 threads is slow on the host
           Bytes whole(data.size(), 0xAA);
@@ -689,14 +700,14 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
           threads.emplace_back([&, k] {
             InBlockBatch ib{};
             if (grouped[k] == 1) {
-              run_group<4>([&](ThreadGroup<4> g) {
+              run_group<4>([&](LockstepGroup<4> g) {
                 execute_block_matches(g, ib, p.blocks.data(), k, placed.data(), granules.data(), out.data());
               });
             } else if (grouped[k] == 3) {
               // The GPU's runs: cross-block match copy by a group of 4 ranks, then the runs'
               // in-block match copy at once.
               const uint32_t count = p.blocks[k].sequence_count, run = part_sequences(count, 4);
-              run_group<4>([&](ThreadGroup<4> g) {
+              run_group<4>([&](LockstepGroup<4> g) {
                 copy_cross_block_bytes(g, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
                                        StridedSequences{g.rank(), 4}, run);
               });
@@ -711,7 +722,7 @@ TEST(ZstdBlockExecution, EveryBlockDecodesItsMatchesWithoutTheOthers) {
               for (auto& t : runs) t.join();
             } else if (grouped[k] == 2) {
               std::atomic<uint32_t> next{0};
-              run_group<4>([&](ThreadGroup<4> g) {
+              run_group<4>([&](LockstepGroup<4> g) {
                 execute_block_matches(g, ib, p.blocks.data(), k, placed.data(), granules.data(), out.data(),
                                       SharedTickets{&next});
               });
