@@ -9,6 +9,9 @@
 #   xarray  bench/gpu/xarray.sh: open_dataset().load() to the GPU vs zarr-python's GPU mode
 #   zarr_python  bench/gpu/zarr_python.sh: zarr-python into GPU buffers, issue 37's five rows
 #   ipc     the IPC tests (issue 38) and bench/ipc/bench_ipc.py (time to first tensor, requests/s)
+#   codecs  the GPU LZ4 / Blosc decoders (issue 36): their GPU tests, then
+#           bench/gpu_codecs/run_codecs.py: ERA5-like Blosc-LZ4 and LZ4 stores read
+#           into GPU memory with the GPU decoder forced on, off and auto (~2-3 min)
 #   bench/gpu/run.sh test read cpu
 # Results stay as files in $OUT (or bench/results); logs go into one logs.tgz,
 # since the device tool returns at most 8 files.
@@ -49,6 +52,15 @@ for s in "${stages[@]}"; do
             echo "pytest exit $?"; grep -E "passed|failed|FAILED|SKIPPED" "$out/ipc_pytest.log" | tail -20
             python3 bench/ipc/bench_ipc.py --zarrgpu build/tools/zarrgpu/zarrgpu --out "$out" \
               ${ZARRGPU_IPC_SIZES:+--sizes $ZARRGPU_IPC_SIZES} ;;
+    codecs) echo "== codecs ($(elapsed))"  # issue 36: GPU LZ4/Blosc decoders on the read path
+            ctest --test-dir build -R 'Lz4Gpu|BloscGpu|DeviceRead|DeviceChain|DeviceChoice' --timeout 300 --output-on-failure > "$out/codecs_ctest.log" 2>&1
+            echo "ctest exit $?"; grep -E "tests passed|tests failed|\(Failed\)|\(SEGFAULT\)" "$out/codecs_ctest.log" | head -20
+            source bench/gpu/python_pkg.sh
+            ZARRGPU_BIN=$root/build/tools/zarrgpu/zarrgpu timeout 300 python3 -m pytest -q -p no:cacheprovider -rs \
+              tests/python/test_gpu_lz4_blosc.py > "$out/codecs_pytest.log" 2>&1
+            echo "pytest exit $?"; grep -E "passed|failed|FAILED|SKIPPED" "$out/codecs_pytest.log" | tail -10
+            timeout 420 python3 bench/gpu_codecs/run_codecs.py --bin build --gb "${ZARRGPU_CODECS_GB:-2}" --out "$out" \
+              2>&1 | tee "$out/codecs.log" | tail -30 ;;
     *)      echo "unknown stage $s" ;;
   esac
 done

@@ -88,13 +88,15 @@ Options parse(int argc, char** argv) {
 void print_stats(const engine::DeviceReadStats& s) {
   std::printf(
       "\"stats\": {\"chunks\": %llu, \"missing\": %llu, \"gpu_decoded\": %llu, \"cpu_decoded\": %llu, "
-      "\"zstd_gpu_chunks\": %llu, \"zstd_cpu_chunks\": %llu, \"zstd_decoder\": \"%s\", \"batches\": %llu, "
+      "\"decoder_codec\": \"%s\", \"decoder_gpu_chunks\": %llu, \"decoder_cpu_chunks\": %llu, "
+      "\"decoder_returned_chunks\": %llu, \"decoder_rule\": \"%s\", \"batches\": %llu, "
       "\"bytes_read\": %llu, \"bytes_decoded\": %llu, \"seconds_total\": %.6f, \"seconds_io\": %.6f, "
       "\"read_thread_seconds\": %.6f, \"cpu_decode_thread_seconds\": %.6f, \"seconds_h2d\": %.6f, "
       "\"seconds_gpu_decode\": %.6f, \"seconds_place\": %.6f, \"io_path\": \"%s\", \"io_detail\": \"%s\"}",
       (unsigned long long)s.chunks, (unsigned long long)s.missing_chunks, (unsigned long long)s.gpu_decoded_chunks,
-      (unsigned long long)s.cpu_decoded_chunks, (unsigned long long)s.zstd_gpu_chunks,
-      (unsigned long long)s.zstd_cpu_chunks, s.zstd_decoder.c_str(), (unsigned long long)s.batches, (unsigned long long)s.bytes_read,
+      (unsigned long long)s.cpu_decoded_chunks, s.decoder_codec.c_str(), (unsigned long long)s.decoder_gpu_chunks,
+      (unsigned long long)s.decoder_cpu_chunks, (unsigned long long)s.decoder_returned_chunks, s.decoder_rule.c_str(),
+      (unsigned long long)s.batches, (unsigned long long)s.bytes_read,
       (unsigned long long)s.bytes_decoded, s.seconds_total, s.seconds_io, s.seconds_read_threads,
       s.seconds_cpu_decode_threads, s.seconds_h2d, s.seconds_gpu_decode, s.seconds_place, s.io_path.c_str(),
       s.io_detail.c_str());

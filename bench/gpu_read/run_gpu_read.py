@@ -226,9 +226,9 @@ def write_markdown(res, path):
         if not s:
             continue
         zstd = ""
-        if s.get("zstd_decoder"):
-            zstd = (f"; zstd: {s['zstd_gpu_chunks']} chunks on the GPU, {s['zstd_cpu_chunks']} on CPU threads "
-                    f"({s['zstd_decoder']})")
+        if s.get("decoder_codec"):
+            zstd = (f"; {s['decoder_codec']}: {s['decoder_gpu_chunks']} chunks on the GPU, "
+                    f"{s['decoder_cpu_chunks']} on CPU threads ({s['decoder_rule']})")
         stored = s["bytes_read"] / s["seconds_total"] / 1e9 if s.get("seconds_total") else 0
         prepared = f"; staging pinned in {r['seconds_prepare']:.2f}s first" if "seconds_prepare" in r else ""
         lines.append(f"- {key}: total {s['seconds_total']:.3f}s (stored {stored:.2f} GB/s), I/O {s['seconds_io']:.3f}s "

@@ -7,6 +7,8 @@
 //   threads            ZARRGPU_THREADS            0: one thread per core
 //   io                 ZARRGPU_IO                 auto: GDS where nvidia-fs is present, else posix
 //   zstd_decoder       ZARRGPU_GPU_ZSTD           auto (0: cpu, 1: gpu)
+//   lz4_decoder        ZARRGPU_GPU_LZ4            auto (0: cpu, 1: gpu)
+//   blosc_decoder      ZARRGPU_GPU_BLOSC          auto (0: cpu, 1: gpu)
 //   readahead_bytes    ZARRGPU_READAHEAD          256 MiB ("0" off)
 //   staging_bytes      ZARRGPU_STAGING_BYTES      256 MiB
 //   staging_slots      ZARRGPU_STAGING_SLOTS      0: 4 on GPUs of >= 32 GiB, else 3
@@ -33,7 +35,8 @@ enum class IoMode : std::uint8_t {
   gds_compat,  // cuFile in compatibility mode (POSIX inside cuFile)
 };
 
-// Where a codec with a GPU decoder (zstd) decodes on device reads.
+// Where a codec with a GPU decoder (zstd, numcodecs.lz4, blosc) decodes on
+// device reads.
 enum class DecoderChoice : std::uint8_t {
   auto_,  // per batch: GPU for many frames or large frames, CPU threads otherwise
   cpu,    // CPU threads into pinned memory, then one copy to the device
@@ -47,6 +50,10 @@ struct Config {
   unsigned threads = 0;
   IoMode io = IoMode::auto_;
   DecoderChoice zstd_decoder = DecoderChoice::auto_;
+  // numcodecs.lz4 and blosc chunks: each codec's rule (lz4_device_choice.hpp,
+  // blosc_device_choice.hpp) or always one side.
+  DecoderChoice lz4_decoder = DecoderChoice::auto_;
+  DecoderChoice blosc_decoder = DecoderChoice::auto_;
   // Host reads: bytes of chunks beyond those being decoded that the store is
   // told to fetch ahead (LocalStore: into the page cache); 0 turns it off.
   std::uint64_t readahead_bytes = std::uint64_t{256} << 20;
@@ -89,7 +96,7 @@ void set_config(const Config& config);
 std::string_view to_string(IoMode mode) noexcept;
 std::string_view to_string(DecoderChoice choice) noexcept;
 std::optional<IoMode> parse_io_mode(std::string_view text) noexcept;
-// Also "0" (cpu) and "1" (gpu), as ZARRGPU_GPU_ZSTD takes them.
+// Also "0" (cpu) and "1" (gpu), as ZARRGPU_GPU_ZSTD (_LZ4, _BLOSC) take them.
 std::optional<DecoderChoice> parse_decoder_choice(std::string_view text) noexcept;
 // "65536", "64K", "256M", "1G", "2GiB", "512MB" (powers of 1024); nullopt if malformed.
 std::optional<std::uint64_t> parse_byte_size(std::string_view text) noexcept;

@@ -35,6 +35,10 @@ struct ReadReport {
   std::uint64_t requests = 0;       // requests sent, retries included
   std::uint64_t retries = 0;        // of those, repeats after a transient failure
   std::uint64_t bytes_fetched = 0;  // response body bytes received (coalescing gaps, failed attempts included)
+  // Device reads of a chain whose compressor has a GPU decoder (zstd,
+  // numcodecs.lz4, blosc): chunks it decoded on the GPU and on CPU threads,
+  // the rule that chose, and chunks the GPU handed back to CPU threads and why.
+  std::string decoder_detail;
   std::vector<CodecReport> codecs;
   std::uint64_t chunks = 0;          // chunks (inner chunks of shards) the selection touches
   std::uint64_t missing_chunks = 0;  // of those, absent from the store: read as the fill value

@@ -21,6 +21,8 @@ nb::dict config_dict(const Config& c) {
   d["threads"] = c.threads;
   d["io"] = std::string(to_string(c.io));
   d["zstd_decoder"] = std::string(to_string(c.zstd_decoder));
+  d["lz4_decoder"] = std::string(to_string(c.lz4_decoder));
+  d["blosc_decoder"] = std::string(to_string(c.blosc_decoder));
   d["readahead_bytes"] = c.readahead_bytes;
   d["staging_bytes"] = c.staging_bytes;
   d["staging_slots"] = c.staging_slots;
@@ -48,11 +50,11 @@ void set_config_fields(const nb::dict& changes) {
       const auto m = parse_io_mode(v);
       if (!m) throw Error(ErrorKind::invalid_argument, "io='" + v + "' is not auto, posix, gds or gds-compat");
       c.io = *m;
-    } else if (k == "zstd_decoder") {
+    } else if (k == "zstd_decoder" || k == "lz4_decoder" || k == "blosc_decoder") {
       const std::string v = nb::cast<std::string>(value);
       const auto d = parse_decoder_choice(v);
-      if (!d) throw Error(ErrorKind::invalid_argument, "zstd_decoder='" + v + "' is not auto, cpu or gpu");
-      c.zstd_decoder = *d;
+      if (!d) throw Error(ErrorKind::invalid_argument, k + "='" + v + "' is not auto, cpu or gpu");
+      (k == "zstd_decoder" ? c.zstd_decoder : k == "lz4_decoder" ? c.lz4_decoder : c.blosc_decoder) = *d;
     } else if (k == "readahead_bytes") c.readahead_bytes = nb::cast<std::uint64_t>(value);
     else if (k == "staging_bytes") c.staging_bytes = nb::cast<std::uint64_t>(value);
     else if (k == "staging_slots") c.staging_slots = nb::cast<unsigned>(value);
@@ -74,6 +76,7 @@ nb::dict report_dict(const ReadReport& r) {
   d["requests"] = r.requests;
   d["retries"] = r.retries;
   d["bytes_fetched"] = r.bytes_fetched;
+  d["decoder_detail"] = r.decoder_detail;
   nb::list codecs;
   for (const auto& c : r.codecs) {
     nb::dict cd;

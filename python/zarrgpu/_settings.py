@@ -34,6 +34,8 @@ class Config:
         once the pool has started (the first read or write of the process).
     io: how device reads fetch stored bytes: "auto", "posix", "gds", "gds-compat".
     zstd_decoder: where zstd chunks decode on device reads: "auto", "cpu", "gpu".
+    lz4_decoder, blosc_decoder: the same for numcodecs lz4 chunks and for blosc chunks
+        (blosc frames of zlib, zstd or snappy streams decode on the CPU whatever it says).
     readahead_bytes: host reads: bytes of chunks fetched ahead of decoding (0: off).
     staging_bytes, staging_slots: device reads: the pinned staging ring (slots 0: the
         library chooses, 4 on GPUs of 32 GiB or more, else 3).
@@ -49,6 +51,8 @@ class Config:
     threads: int
     io: str
     zstd_decoder: str
+    lz4_decoder: str
+    blosc_decoder: str
     readahead_bytes: int
     staging_bytes: int
     staging_slots: int
@@ -72,9 +76,9 @@ def _check(name: str, value: Any) -> None:
     if name == "io":
         if value not in _IO_MODES:
             raise InvalidArgumentError(f"io must be one of {_IO_MODES}, got {value!r}")
-    elif name == "zstd_decoder":
+    elif name in ("zstd_decoder", "lz4_decoder", "blosc_decoder"):
         if value not in _DECODERS:
-            raise InvalidArgumentError(f"zstd_decoder must be one of {_DECODERS}, got {value!r}")
+            raise InvalidArgumentError(f"{name} must be one of {_DECODERS}, got {value!r}")
     elif name == "keep_device_buffers":
         if not isinstance(value, bool):
             raise InvalidArgumentError(f"keep_device_buffers must be True or False, got {value!r}")
@@ -140,6 +144,9 @@ class ReadReport:
         those the repeats after a transient failure (5xx, timeout, reset), and response
         body bytes received (coalescing gaps and failed attempts included). A read of the
         same store on another thread at the same time counts in both reports.
+    decoder_detail: device reads of a compressor with a GPU decoder (zstd, lz4, blosc): chunks
+        it decoded on the GPU and on CPU threads, the rule that chose, and chunks the GPU
+        handed back to CPU threads and why ("" otherwise).
     codecs: per codec of the chain (a sharded array's inner chain after sharding_indexed).
     chunks, missing_chunks: chunks (inner chunks) touched; of those, read as fill value.
     bytes_read, bytes_decoded, bytes_out: stored bytes fetched, decoded bytes, output bytes.
@@ -153,6 +160,7 @@ class ReadReport:
     requests: int
     retries: int
     bytes_fetched: int
+    decoder_detail: str
     codecs: tuple[CodecReport, ...]
     chunks: int
     missing_chunks: int

@@ -7,7 +7,8 @@
 //    pointers and sizes, no host synchronisation, no allocation) and leaves
 //    a decoded size and a status per chunk in device memory.
 //    It also says when it is worth using: the Config setting that governs it
-//    and, under `auto`, which batches it should take from CPU threads.
+//    and, under `auto`, which batches it should take from CPU threads; and
+//    which statuses hand a chunk back to CPU threads (needs_host).
 //  - DeviceBytesStep: a bytes-to-bytes decode that keeps the size
 //    (numcodecs.shuffle), batched over chunks of one size, out of place.
 //  - DeviceArrayStep: an array-to-array decode done in place on the
@@ -117,6 +118,10 @@ class BatchedDeviceDecoder {
                             DeviceStream stream) const = 0;
   // A status value in words, for errors.
   virtual std::string status_name(std::uint32_t status) const = 0;
+  // Whether a chunk that ended with `status` is outside what this decoder
+  // does rather than corrupt (a Blosc frame of zlib streams): the read then
+  // decodes that chunk with the codec on CPU threads instead of failing.
+  virtual bool needs_host(std::uint32_t /*status*/) const { return false; }
 };
 
 // One chunk of a DeviceBytesStep: byte offsets into the source and

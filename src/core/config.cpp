@@ -109,11 +109,16 @@ Config config_from(const EnvironmentLookup& lookup) {
     if (!m) bad_variable("ZARRGPU_IO", v, "not auto, posix, gds or gds-compat");
     c.io = *m;
   }
-  if (const char* v = get("ZARRGPU_GPU_ZSTD")) {
-    const auto d = parse_decoder_choice(v);
-    if (!d) bad_variable("ZARRGPU_GPU_ZSTD", v, "must be 0, 1 or auto (or cpu, gpu)");
-    c.zstd_decoder = *d;
-  }
+  auto decoder = [&](const char* name, DecoderChoice& field) {
+    if (const char* v = get(name)) {
+      const auto d = parse_decoder_choice(v);
+      if (!d) bad_variable(name, v, "must be 0, 1 or auto (or cpu, gpu)");
+      field = *d;
+    }
+  };
+  decoder("ZARRGPU_GPU_ZSTD", c.zstd_decoder);
+  decoder("ZARRGPU_GPU_LZ4", c.lz4_decoder);
+  decoder("ZARRGPU_GPU_BLOSC", c.blosc_decoder);
   bytes("ZARRGPU_READAHEAD", c.readahead_bytes);
   bytes("ZARRGPU_STAGING_BYTES", c.staging_bytes);
   count("ZARRGPU_STAGING_SLOTS", c.staging_slots);

@@ -39,6 +39,7 @@ ReadReport device_read_report(const DeviceReadStats& s, const ArrayState& state,
   r.device = device;
   r.io_path = s.io_path;
   r.io_detail = s.io_detail;
+  r.decoder_detail = s.decoder_detail();
   r.chunks = s.chunks;
   r.missing_chunks = s.missing_chunks;
   r.bytes_read = s.bytes_read;
@@ -54,7 +55,7 @@ ReadReport device_read_report(const DeviceReadStats& s, const ArrayState& state,
   using Mode = device_read::DeviceChain::Mode;
   // Chunks whose bytes-to-bytes codecs ran on the GPU: in a chain whose compressor
   // may run there, those of the batches that took the GPU decoder.
-  const std::uint64_t b2b_gpu = dc.mode != Mode::gpu ? 0 : dc.decoder ? s.zstd_gpu_chunks : decoded;
+  const std::uint64_t b2b_gpu = dc.mode != Mode::gpu ? 0 : dc.decoder ? s.decoder_gpu_chunks : decoded;
   const std::uint64_t rest_gpu = dc.mode == Mode::cpu ? 0 : decoded;
   if (state.sharding) r.codecs.push_back({std::string(state.sharding->name()), decoded, 0});
   for (const auto& c : chain.array_to_array()) r.codecs.push_back({std::string(c->name()), decoded - rest_gpu, rest_gpu});

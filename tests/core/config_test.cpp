@@ -73,6 +73,8 @@ TEST(ConfigEnvironment, UnsetOrEmptyVariablesGiveTheDefaults) {
   EXPECT_EQ(d.threads, 0u);
   EXPECT_EQ(d.io, IoMode::auto_);
   EXPECT_EQ(d.zstd_decoder, DecoderChoice::auto_);
+  EXPECT_EQ(d.lz4_decoder, DecoderChoice::auto_);
+  EXPECT_EQ(d.blosc_decoder, DecoderChoice::auto_);
   EXPECT_EQ(d.readahead_bytes, std::uint64_t(256) << 20);
   EXPECT_EQ(d.staging_bytes, std::uint64_t(256) << 20);
   EXPECT_EQ(d.staging_slots, 0u);
@@ -86,6 +88,8 @@ TEST(ConfigEnvironment, EveryVariableSetsItsField) {
   const Config c = from({{"ZARRGPU_THREADS", "3"},
                          {"ZARRGPU_IO", "gds-compat"},
                          {"ZARRGPU_GPU_ZSTD", "0"},
+                         {"ZARRGPU_GPU_LZ4", "1"},
+                         {"ZARRGPU_GPU_BLOSC", "cpu"},
                          {"ZARRGPU_READAHEAD", "0"},
                          {"ZARRGPU_STAGING_BYTES", "64M"},
                          {"ZARRGPU_STAGING_SLOTS", "5"},
@@ -96,6 +100,8 @@ TEST(ConfigEnvironment, EveryVariableSetsItsField) {
   EXPECT_EQ(c.threads, 3u);
   EXPECT_EQ(c.io, IoMode::gds_compat);
   EXPECT_EQ(c.zstd_decoder, DecoderChoice::cpu);
+  EXPECT_EQ(c.lz4_decoder, DecoderChoice::gpu);
+  EXPECT_EQ(c.blosc_decoder, DecoderChoice::cpu);
   EXPECT_EQ(c.readahead_bytes, 0u);
   EXPECT_EQ(c.staging_bytes, 64u << 20);
   EXPECT_EQ(c.staging_slots, 5u);
@@ -106,12 +112,16 @@ TEST(ConfigEnvironment, EveryVariableSetsItsField) {
   EXPECT_EQ(from({{"ZARRGPU_GPU_ZSTD", "1"}}).zstd_decoder, DecoderChoice::gpu);
   EXPECT_EQ(from({{"ZARRGPU_GPU_ZSTD", "gpu"}}).zstd_decoder, DecoderChoice::gpu);
   EXPECT_EQ(from({{"ZARRGPU_GPU_ZSTD", "auto"}}).zstd_decoder, DecoderChoice::auto_);
+  EXPECT_EQ(from({{"ZARRGPU_GPU_BLOSC", "0"}, {"ZARRGPU_GPU_LZ4", "0"}}).zstd_decoder, DecoderChoice::auto_);
+  EXPECT_EQ(from({{"ZARRGPU_GPU_LZ4", "auto"}}).lz4_decoder, DecoderChoice::auto_);
+  EXPECT_EQ(from({{"ZARRGPU_GPU_BLOSC", "gpu"}}).blosc_decoder, DecoderChoice::gpu);
 }
 
 TEST(ConfigEnvironment, ABadValueIsAnErrorNamingTheVariable) {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"ZARRGPU_THREADS", "many"},       {"ZARRGPU_THREADS", "-2"},         {"ZARRGPU_IO", "dma"},
       {"ZARRGPU_GPU_ZSTD", "on"},        {"ZARRGPU_GPU_ZSTD", "2"},         {"ZARRGPU_READAHEAD", "lots"},
+      {"ZARRGPU_GPU_LZ4", "yes"},        {"ZARRGPU_GPU_BLOSC", "2"},
       {"ZARRGPU_STAGING_BYTES", "lots"}, {"ZARRGPU_STAGING_BYTES", "0"},    {"ZARRGPU_STAGING_SLOTS", "1"},
       {"ZARRGPU_STAGING_SLOTS", "17"},   {"ZARRGPU_SCRATCH_BYTES", "-1"},   {"ZARRGPU_READ_PIECE_BYTES", "lots"},
       {"ZARRGPU_KEEP_DEVICE_BUFFERS", "yes"}, {"ZARRGPU_MEMORY_LIMIT", "lots"}};

@@ -27,7 +27,7 @@ status=0
 "$CXX" -std=c++20 -x cuda --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -fsyntax-only -Wno-unknown-cuda-version \
   -D__CUDACC__ -DZARRGPU_ZSTD_EXPERIMENTS=1 "${inc[@]}" -I"$root/bench/zstd_gpu" \
   "$root/src/codec/bytes_to_bytes/zstd/gpu/dispatch_decompress.cu" || status=1
-# The batched LZ4 and Blosc decoders (not on the read path yet).
+# The batched LZ4 and Blosc decoders.
 for f in "$root/src/codec/bytes_to_bytes/lz4/gpu/dispatch_decompress.cu" \
          "$root/src/codec/bytes_to_bytes/blosc/gpu/dispatch_decompress.cu"; do
   "$CXX" -std=c++20 -x cuda --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -fsyntax-only -Wno-unknown-cuda-version \
@@ -35,7 +35,8 @@ for f in "$root/src/codec/bytes_to_bytes/lz4/gpu/dispatch_decompress.cu" \
 done
 n=3
 for f in "$root"/src/gpu/*.cpp "$root"/src/engine/device_read/*.cpp "$root"/src/ipc/cuda_*.cpp "$root"/tests/gpu/*.cpp \
-         "$root"/tests/engine_device_read/device_read_test.cpp "$root"/bench/gpu_read/bench_gpu_read.cpp \
+         "$root"/tests/engine_device_read/device_read_test.cpp \
+         "$root"/tests/engine_device_read/device_read_lz4_blosc_test.cpp "$root"/bench/gpu_read/bench_gpu_read.cpp \
          "$root"/tests/codec/bytes_to_bytes/zstd_gpu/gpu_decoder_test.cpp "$root"/bench/zstd_gpu/zstd_gpu_bench.cpp \
          "$root"/tests/codec/bytes_to_bytes/lz4_gpu/gpu_decoder_test.cpp \
          "$root"/tests/codec/bytes_to_bytes/blosc_gpu/gpu_decoder_test.cpp; do
@@ -47,6 +48,8 @@ for f in "$root"/src/gpu/*.cpp "$root"/src/engine/device_read/*.cpp "$root"/src/
 done
 # The codecs' device forms, as the CUDA build compiles them.
 for f in "$root"/src/codec/bytes_to_bytes/zstd/zstd_device_decoder.cpp \
+         "$root"/src/codec/bytes_to_bytes/lz4/lz4_device_decoder.cpp \
+         "$root"/src/codec/bytes_to_bytes/blosc/blosc_device_decoder.cpp \
          "$root"/src/codec/bytes_to_bytes/numcodecs/shuffle_device_step.cpp \
          "$root"/src/codec/array_to_array/numcodecs/delta_device_step.cpp; do
   "$CXX" -std=c++20 -fsyntax-only -DZARRGPU_HAVE_CUDA=1 "${inc[@]}" "$f" || status=1

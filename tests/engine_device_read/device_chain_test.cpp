@@ -2,6 +2,7 @@
 
 #include "codec/codec.hpp"
 #include "engine/device_read/device_chain.hpp"
+#include "zarrgpu/config.hpp"
 
 namespace zarrgpu::engine::device_read {
 namespace {
@@ -54,6 +55,42 @@ TEST(DeviceChain, FindsTheDeviceDecoderOfAnyCompressorInTheChain) {
   EXPECT_NE(find({bytes(), zstd(), {"crc32c", json::object()}}), nullptr);
   EXPECT_EQ(find({bytes(), {"gzip", {{"level", 5}}}}), nullptr);
   EXPECT_EQ(find({bytes()}), nullptr);
+}
+
+CodecSpec blosc(const char* cname) { return {"blosc", {{"cname", cname}, {"clevel", 5}, {"shuffle", "shuffle"}}}; }
+CodecSpec lz4() { return {"numcodecs.lz4", {{"acceleration", 1}}}; }
+
+// numcodecs.lz4 and blosc decode on the GPU as zstd does, and name
+// themselves in messages and in the read report.
+TEST(DeviceChain, Lz4AndBloscDecodeOnTheGpu) {
+  for (const auto& [spec, name] : {std::pair{lz4(), "numcodecs.lz4"}, std::pair{blosc("lz4"), "blosc"},
+                                   std::pair{blosc("blosclz"), "blosc"}, std::pair{blosc("lz4hc"), "blosc"}}) {
+    SCOPED_TRACE(name);
+    const auto d = classify({bytes(), spec}, {4, 8}, DataType::float32);
+    EXPECT_EQ(d.mode, Mode::gpu);
+    EXPECT_NE(d.decoder, nullptr);
+    EXPECT_EQ(d.gpu_codecs, name);
+    const auto chain = codec::CodecChain::build(std::vector<CodecSpec>{bytes(), spec}, codec::ChunkRepresentation{{4, 8}, DataType::float32, {}});
+    EXPECT_EQ(find_device_decoder(chain), d.decoder);
+    EXPECT_EQ(device_decoder_codec(chain), name);
+    // Without device decoders (the CPU side of a batch): CPU threads.
+    EXPECT_EQ(classify({bytes(), spec}, {4, 8}, DataType::float32, false).mode, Mode::cpu_bytes);
+  }
+  const auto chain = codec::CodecChain::build(std::vector<CodecSpec>{bytes()}, codec::ChunkRepresentation{{4}, DataType::float32, {}});
+  EXPECT_EQ(device_decoder_codec(chain), "");
+}
+
+// A blosc codec whose cname the GPU does not decode still offers its form
+// (the read reports why it declines), and the form always chooses CPU threads.
+TEST(DeviceChain, BloscOfACpuOnlyCodecOffersAFormThatDeclines) {
+  for (const char* cname : {"zlib", "zstd", "snappy"}) {
+    SCOPED_TRACE(cname);
+    const auto chain = codec::CodecChain::build(std::vector<CodecSpec>{bytes(), blosc(cname)}, codec::ChunkRepresentation{{16}, DataType::int32, {}});
+    const codec::BatchedDeviceDecoder* d = find_device_decoder(chain);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->choice(), DecoderChoice::cpu);
+    EXPECT_NE(d->describe_choice({132, 16}).find(cname), std::string::npos);
+  }
 }
 
 TEST(DeviceChain, BigEndianComplexSwapsEachPart) {

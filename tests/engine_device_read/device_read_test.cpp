@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <fstream>
 #include <random>
 
@@ -62,9 +63,10 @@ class DeviceRead : public ::testing::Test {
     if (!cuda_available()) GTEST_SKIP() << "no CUDA device";
     if (corpus_arrays().empty()) GTEST_SKIP() << "no corpus at " << corpus_dir();
     saved_ = config();
-    // The corpus' batches are small: under auto they would all decode zstd on
-    // CPU threads, so the GPU decoder is forced unless a test says otherwise.
-    change([](Config& c) { c.zstd_decoder = DecoderChoice::gpu; });
+    // The corpus' batches are small: under auto they would all decode on CPU
+    // threads, so the GPU decoders (zstd, lz4, blosc) are forced unless a
+    // test says otherwise.
+    change([](Config& c) { c.zstd_decoder = c.lz4_decoder = c.blosc_decoder = DecoderChoice::gpu; });
   }
   void TearDown() override { set_config(saved_); }
   Config saved_;
@@ -85,29 +87,32 @@ class DeviceRead : public ::testing::Test {
       ASSERT_EQ(zarrgpu::testing::sha256_hex(gpu), c.sha256) << last_device_read_stats().io_path;
       EXPECT_EQ(zarrgpu::testing::sha256_hex(cpu.span()), c.sha256);
       const DeviceReadStats s = last_device_read_stats();
-      // Every present chunk of a zstd chain is counted once, on one decoder.
-      if (!s.zstd_decoder.empty()) EXPECT_EQ(s.zstd_gpu_chunks + s.zstd_cpu_chunks, s.chunks - s.missing_chunks);
-      else EXPECT_EQ(s.zstd_gpu_chunks + s.zstd_cpu_chunks, 0u);
+      // Every present chunk of a chain with a device decoder is counted once, on one side.
+      if (!s.decoder_rule.empty()) EXPECT_EQ(s.decoder_gpu_chunks + s.decoder_cpu_chunks, s.chunks - s.missing_chunks);
+      else EXPECT_EQ(s.decoder_gpu_chunks + s.decoder_cpu_chunks, 0u);
       if (check_stats) check_stats(s);
     }
   }
 };
 
 TEST_F(DeviceRead, CorpusMatchesExpectedDigests) {
-  std::uint64_t on_gpu = 0;
-  expect_corpus([&](const DeviceReadStats& s) { on_gpu += s.zstd_gpu_chunks; });
-  EXPECT_GT(on_gpu, 0u) << "zstd_decoder=gpu decoded no zstd chunk on the GPU";
+  std::map<std::string, std::uint64_t> on_gpu;  // per decoder codec
+  expect_corpus([&](const DeviceReadStats& s) { on_gpu[s.decoder_codec] += s.decoder_gpu_chunks; });
+  EXPECT_GT(on_gpu["zstd"], 0u) << "zstd_decoder=gpu decoded no zstd chunk on the GPU";
+  // The corpus has v2 and v3 blosc (blosclz, lz4, lz4hc) and v2 lz4 arrays.
+  EXPECT_GT(on_gpu["blosc"], 0u) << "blosc_decoder=gpu decoded no blosc chunk on the GPU";
+  EXPECT_GT(on_gpu["numcodecs.lz4"], 0u) << "lz4_decoder=gpu decoded no lz4 chunk on the GPU";
 }
 
-TEST_F(DeviceRead, CorpusWithCpuZstd) {
-  change([](Config& c) { c.zstd_decoder = DecoderChoice::cpu; });
-  expect_corpus([](const DeviceReadStats& s) { EXPECT_EQ(s.zstd_gpu_chunks, 0u); });
+TEST_F(DeviceRead, CorpusWithCpuDecoders) {
+  change([](Config& c) { c.zstd_decoder = c.lz4_decoder = c.blosc_decoder = DecoderChoice::cpu; });
+  expect_corpus([](const DeviceReadStats& s) { EXPECT_EQ(s.decoder_gpu_chunks, 0u) << s.decoder_codec; });
 }
 
 TEST_F(DeviceRead, CorpusWithAutomaticZstdChoice) {
   change([](Config& c) { c.zstd_decoder = DecoderChoice::auto_; });
   expect_corpus([](const DeviceReadStats& s) {
-    if (!s.zstd_decoder.empty()) EXPECT_NE(s.zstd_decoder.find("auto"), std::string::npos) << s.zstd_decoder;
+    if (s.decoder_codec == "zstd") EXPECT_NE(s.decoder_rule.find("auto"), std::string::npos) << s.decoder_rule;
   });
 }
 

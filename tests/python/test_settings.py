@@ -25,13 +25,14 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess:
 
 def test_defaults():
     c = zarrgpu.Config(**{**zarrgpu.config().__dict__})
-    assert set(c.__dict__) == {"threads", "io", "zstd_decoder", "readahead_bytes", "staging_bytes",
+    assert set(c.__dict__) == {"threads", "io", "zstd_decoder", "lz4_decoder", "blosc_decoder", "readahead_bytes", "staging_bytes",
                                "staging_slots", "scratch_bytes", "read_piece_bytes", "keep_device_buffers",
                                "memory_limit"}
     out = _python("import json, dataclasses, zarrgpu; print(json.dumps(dataclasses.asdict(zarrgpu.config())))")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == {
-        "threads": 0, "io": "auto", "zstd_decoder": "auto", "readahead_bytes": 256 << 20,
+        "threads": 0, "io": "auto", "zstd_decoder": "auto", "lz4_decoder": "auto", "blosc_decoder": "auto",
+        "readahead_bytes": 256 << 20,
         "staging_bytes": 256 << 20, "staging_slots": 0, "scratch_bytes": 0, "read_piece_bytes": 4 << 20,
         "keep_device_buffers": True, "memory_limit": 0,
     }
@@ -46,6 +47,7 @@ os.environ["ZARRGPU_READAHEAD"] = "junk"    # not even parsed
 print(json.dumps([first, dataclasses.asdict(zarrgpu.config())]))
 """
     out = _python(code, ZARRGPU_THREADS="3", ZARRGPU_IO="posix", ZARRGPU_GPU_ZSTD="0", ZARRGPU_READAHEAD="1M",
+                  ZARRGPU_GPU_LZ4="1", ZARRGPU_GPU_BLOSC="cpu",
                   ZARRGPU_STAGING_BYTES="64M", ZARRGPU_STAGING_SLOTS="2", ZARRGPU_KEEP_DEVICE_BUFFERS="0")
     assert out.returncode == 0, out.stderr
     first, later = json.loads(out.stdout)
@@ -53,6 +55,8 @@ print(json.dumps([first, dataclasses.asdict(zarrgpu.config())]))
     assert first["threads"] == 3
     assert first["io"] == "posix"
     assert first["zstd_decoder"] == "cpu"
+    assert first["lz4_decoder"] == "gpu"
+    assert first["blosc_decoder"] == "cpu"
     assert first["readahead_bytes"] == 1 << 20
     assert first["staging_bytes"] == 64 << 20
     assert first["staging_slots"] == 2
@@ -86,12 +90,14 @@ print("after:", zarrgpu.config().io, zarrgpu.open({str(CORPUS / "v2_zstd1_f4_s1.
 def test_set_config_returns_the_previous_settings_and_validates():
     before = zarrgpu.config()
     try:
-        previous = zarrgpu.set_config(readahead_bytes=0, zstd_decoder="cpu")
+        previous = zarrgpu.set_config(readahead_bytes=0, zstd_decoder="cpu", lz4_decoder="gpu", blosc_decoder="cpu")
         assert previous == before
         now = zarrgpu.config()
         assert now.readahead_bytes == 0 and now.zstd_decoder == "cpu"
+        assert now.lz4_decoder == "gpu" and now.blosc_decoder == "cpu"
         assert now.io == before.io
-        for bad in ({"io": "dma"}, {"zstd_decoder": "yes"}, {"threads": -1}, {"staging_bytes": "1G"},
+        for bad in ({"io": "dma"}, {"zstd_decoder": "yes"}, {"lz4_decoder": 1}, {"blosc_decoder": "on"},
+                    {"threads": -1}, {"staging_bytes": "1G"},
                     {"keep_device_buffers": 1}, {"no_such_setting": 1}, {"staging_slots": 1},
                     {"staging_bytes": 0}):
             with pytest.raises(zarrgpu.InvalidArgumentError):

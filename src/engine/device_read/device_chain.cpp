@@ -13,11 +13,25 @@ const char* DeviceChain::mode_name() const noexcept {
   return "?";
 }
 
-const codec::BatchedDeviceDecoder* find_device_decoder(const codec::CodecChain& chain) {
+namespace {
+
+const codec::BytesToBytesCodec* device_decoding_codec(const codec::CodecChain& chain) {
   const auto b2b = chain.bytes_to_bytes();
   for (auto it = b2b.rbegin(); it != b2b.rend(); ++it)
-    if (const auto* d = (*it)->device_decoder()) return d;
+    if ((*it)->device_decoder()) return it->get();
   return nullptr;
+}
+
+}  // namespace
+
+const codec::BatchedDeviceDecoder* find_device_decoder(const codec::CodecChain& chain) {
+  const auto* c = device_decoding_codec(chain);
+  return c ? c->device_decoder() : nullptr;
+}
+
+std::string device_decoder_codec(const codec::CodecChain& chain) {
+  const auto* c = device_decoding_codec(chain);
+  return c ? std::string(c->name()) : std::string();
 }
 
 DeviceChain classify_chain(const codec::CodecChain& chain, bool device_decoders) {

@@ -5,7 +5,8 @@
 //
 // Decode order is bytes->bytes codecs last to first, then array->bytes, then
 // array->array last to first. The GPU runs:
-//   bytes->bytes  the innermost compressor's batched decoder (zstd), then at
+//   bytes->bytes  the innermost compressor's batched decoder (zstd,
+//                 numcodecs.lz4, blosc), then at
 //                 most one size-keeping step (numcodecs.shuffle)
 //   array->bytes  a byte swap (`bytes`), folded into placement
 //   array->array  codecs that only reorder axes (transpose): placement reads
@@ -59,5 +60,9 @@ DeviceChain classify_chain(const codec::CodecChain& chain, bool device_decoders)
 // to decode that has one), nullptr when none has: the read asks it whether
 // to decode on the GPU, also when classify_chain puts it on CPU threads.
 const codec::BatchedDeviceDecoder* find_device_decoder(const codec::CodecChain& chain);
+
+// The name of the codec find_device_decoder() takes the decoder of ("" when
+// none), for the read's report.
+std::string device_decoder_codec(const codec::CodecChain& chain);
 
 }  // namespace zarrgpu::engine::device_read

@@ -42,6 +42,16 @@ void check_cuda_device(Device device, const ErrorContext& where) {
 
 DeviceReadStats last_device_read_stats() { return g_last; }
 
+std::string DeviceReadStats::decoder_detail() const {
+  if (decoder_codec.empty()) return "";
+  std::string s = decoder_codec + ": " + std::to_string(decoder_gpu_chunks) + " chunks on the GPU, " +
+                  std::to_string(decoder_cpu_chunks) + " on CPU threads (" + decoder_rule + ")";
+  if (decoder_returned_chunks)
+    s += "; " + std::to_string(decoder_returned_chunks) +
+         " handed back by the GPU decoder to CPU threads (" + decoder_returned_why + ")";
+  return s;
+}
+
 void release_device_read_buffers() {
 #if defined(ZARRGPU_HAVE_CUDA)
   device_read::release_pipeline_resources();

@@ -4,7 +4,7 @@
 //   the pinned staging slot and the device scratch -> parallel pread into the
 //   pinned slot (neighbouring ranges of a shard coalesced), CPU decoding of
 //   codecs without a GPU form into the same slot -> one host-to-device copy
-//   per batch -> GPU decode (zstd, shuffle, delta) -> one fused placement
+//   per batch -> GPU decode (zstd, lz4, blosc, shuffle, delta) -> one fused placement
 //   launch (scatter + transpose + byte order + fill of missing chunks).
 // Batch k + 1 is fetched on the host while batch k runs on the GPU, in up to
 // `slots` batches in flight (StagingConfig); memory stays bounded by the
@@ -29,13 +29,19 @@ namespace zarrgpu::engine {
 struct DeviceReadStats {
   std::uint64_t chunks = 0;           // chunks (inner chunks for sharded arrays) touched
   std::uint64_t missing_chunks = 0;   // filled with the fill value
-  std::uint64_t gpu_decoded_chunks = 0;  // decoded on the GPU (zstd or no compressor)
+  std::uint64_t gpu_decoded_chunks = 0;  // decoded on the GPU (a GPU compressor or none)
   std::uint64_t cpu_decoded_chunks = 0;  // bytes->bytes (or all) codecs on CPU threads
-  // chains with a batched device decoder (zstd): chunks it decoded on the
-  // GPU / chunks decoded on CPU threads, as the decoder chose per batch
-  // (BatchedDeviceDecoder::prefers_device; ZARRGPU_GPU_ZSTD=0|1|auto).
-  std::uint64_t zstd_gpu_chunks = 0;
-  std::uint64_t zstd_cpu_chunks = 0;
+  // Chains with a batched device decoder (zstd, numcodecs.lz4, blosc): its
+  // codec, chunks it decoded on the GPU / chunks decoded on CPU threads, as
+  // the decoder chose per batch (BatchedDeviceDecoder::prefers_device;
+  // ZARRGPU_GPU_ZSTD, ZARRGPU_GPU_LZ4, ZARRGPU_GPU_BLOSC = 0|1|auto), and of
+  // the CPU ones, those the GPU decoder handed back (needs_host), with the
+  // first such chunk's status.
+  std::string decoder_codec;          // empty: no such decoder in the chain
+  std::uint64_t decoder_gpu_chunks = 0;
+  std::uint64_t decoder_cpu_chunks = 0;
+  std::uint64_t decoder_returned_chunks = 0;
+  std::string decoder_returned_why;
   std::uint64_t batches = 0;
   std::uint64_t bytes_read = 0;       // stored bytes fetched (including coalescing gaps)
   std::uint64_t bytes_decoded = 0;    // decoded chunk bytes
@@ -45,11 +51,15 @@ struct DeviceReadStats {
   double seconds_read_threads = 0;    // thread-seconds in store reads
   double seconds_cpu_decode_threads = 0;  // thread-seconds in CPU decoding
   double seconds_h2d = 0;             // GPU time of the batch copies (events)
-  double seconds_gpu_decode = 0;      // GPU time of zstd/shuffle/delta
+  double seconds_gpu_decode = 0;      // GPU time of the decoder, shuffle and delta
   double seconds_place = 0;           // GPU time of placement and fill
   std::string io_path;                // "posix", "gds" or "gds-compat"
   std::string io_detail;              // why (KvikIO-style: say which mode ran)
-  std::string zstd_decoder;           // the zstd rule in force (empty: no zstd in the chain)
+  std::string decoder_rule;           // the decoder's rule in force (describe_choice)
+
+  // decoder_* in words for the read report, "" without a decoder:
+  // "blosc: 12 chunks on the GPU, 0 on CPU threads (<rule>)[; 2 handed back ...]".
+  std::string decoder_detail() const;
 };
 
 // `out` is device memory of `device` (or managed memory), aligned to the

@@ -46,6 +46,16 @@ gpu::StagingConfig staging_config(int device, std::uint64_t limit = 0) {
   return limit ? c.within(limit) : c;
 }
 
+// Per ring slot, what its batch in flight needs when it is retired: its items,
+// and which of them the batched decoder decodes, in the decoder's order.
+struct InFlight {
+  std::vector<ReadItem> items;
+  std::vector<std::size_t> decoded;  // indices into items
+  std::size_t expected = 0;          // each one's decoded size
+  std::string codecs;                // for messages ("blosc")
+  const codec::BatchedDeviceDecoder* decoder = nullptr;
+};
+
 class Reader {
  public:
   Reader(const Array& array, const Plan& plan, std::byte* out, int device, const ReadOptions& options,
@@ -59,7 +69,8 @@ class Reader {
         gpu_chain_(classify_chain(codec_chain_, choice_ != DecoderChoice::cpu)),
         cpu_chain_(classify_chain(codec_chain_, false)),
         chain_(gpu_chain_),
-        lease_(device, config_) {
+        lease_(device, config_),
+        in_flight_(lease_->slots.size()) {
     // Per batch, compressed chunks decode on the GPU or on CPU threads, as the
     // decoder prefers (BatchedDeviceDecoder::prefers_device).
     switchable_ = gpu_chain_.mode == Mode::gpu && gpu_chain_.decoder && choice_ == DecoderChoice::auto_;
@@ -67,7 +78,10 @@ class Reader {
     ZARRGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     resources_.gpu_sms = static_cast<unsigned>(sms);
     resources_.cpu_threads = ThreadPool::shared().size() + 1;  // the calling thread works too
-    if (decoder_) stats_.zstd_decoder = decoder_->describe_choice(resources_);
+    if (decoder_) {
+      stats_.decoder_codec = device_decoder_codec(codec_chain_);
+      stats_.decoder_rule = decoder_->describe_choice(resources_);
+    }
     fill_ = {};
     const auto& fill_bytes = array.metadata().fill_value.bytes;
     std::memcpy(&fill_, fill_bytes.data(), std::min(sizeof(fill_), fill_bytes.size()));
@@ -85,6 +99,10 @@ class Reader {
     bool more = true;
     std::size_t k = 0;
     for (;;) {
+      if (!returned_.empty()) {
+        run_returned(k);
+        continue;
+      }
       // Keep about two batches of items planned ahead, no more: memory stays
       // bounded whatever the number of chunks, and so do the shards the
       // planned items hold open.
@@ -102,12 +120,17 @@ class Reader {
           pending.size() < kMaxBatchItems) {
         continue;  // top up before cutting a batch
       }
-      const std::vector<ReadItem> batch = cut_batch(pending);
+      std::vector<ReadItem> batch = cut_batch(pending);
       hinted_ -= std::min(hinted_, batch.size());
       hint_ahead(pending);
-      run_batch(k++, batch);
+      run_batch(k++, std::move(batch));
     }
-    for (std::size_t s = 0; s < lease_->slots.size(); ++s) retire(*lease_->slots[s]);
+    // The last batches may hand chunks back, whose batches may too.
+    for (;;) {
+      for (std::size_t s = 0; s < lease_->slots.size(); ++s) retire(s);
+      if (returned_.empty()) break;
+      while (!returned_.empty()) run_returned(k);
+    }
     for (auto& s : lease_->slots) s->placed.wait_on(caller);
   }
 
@@ -125,6 +148,15 @@ class Reader {
     for (auto it = batch.rbegin(); it != batch.rend(); ++it) pending.push_front(std::move(*it));
     chain_ = cpu_chain_;
     return take_batch(pending, chain_, limits());
+  }
+
+  // Chunks the GPU decoder handed back (BatchedDeviceDecoder::needs_host),
+  // in a batch of their own on CPU threads. Their first placement, from what
+  // the GPU decoder left, has finished (retire waited for it), so this one
+  // overwrites it.
+  void run_returned(std::size_t& k) {
+    chain_ = cpu_chain_;
+    run_batch(k++, take_batch(returned_, chain_, limits()));
   }
 
   // Cold reads: the store starts reading the items planned after the batch
@@ -169,46 +201,66 @@ class Reader {
     stats_.io_detail = why;
   }
 
-  // Waits for the batch last enqueued on `slot`, accounts its GPU times,
+  // Waits for the batch last enqueued on slot `s`, accounts its GPU times,
   // and checks its decoder statuses.
-  void retire(SlotResources& slot) {
+  void retire(std::size_t s) {
+    SlotResources& slot = *lease_->slots[s];
     if (!slot.pending) return;
     slot.placed.synchronize();
     slot.pending = false;
     stats_.seconds_h2d += slot.copied.elapsed_since(slot.start) / 1e3;
     stats_.seconds_gpu_decode += slot.decoded.elapsed_since(slot.copied) / 1e3;
     stats_.seconds_place += slot.placed.elapsed_since(slot.decoded) / 1e3;
-    const std::size_t n = slot.decoder_names.size();
+    InFlight batch = std::move(in_flight_[s]);
+    in_flight_[s] = {};
+    const std::size_t n = batch.decoded.size();
     const auto* sizes = reinterpret_cast<const std::uint64_t*>(slot.results.data());
     const auto* statuses = reinterpret_cast<const std::uint32_t*>(slot.results.data() + n * sizeof(std::uint64_t));
     for (std::size_t i = 0; i < n; ++i) {
-      if (statuses[i] != 0) {
-        throw Error(ErrorKind::corrupt_data, "GPU decoder: " + slot.decoder->status_name(statuses[i]),
-                    context(slot.decoder_names[i], slot.decoder_codecs));
+      ReadItem& it = batch.items[batch.decoded[i]];
+      if (statuses[i] != 0 && batch.decoder->needs_host(statuses[i])) {
+        hand_back(std::move(it), batch.decoder->status_name(statuses[i]));
+        continue;
       }
-      if (sizes[i] != slot.decoder_expected[i]) {
+      if (statuses[i] != 0) {
+        throw Error(ErrorKind::corrupt_data, "GPU decoder: " + batch.decoder->status_name(statuses[i]),
+                    context(it.name, batch.codecs));
+      }
+      if (sizes[i] != batch.expected) {
         throw Error(ErrorKind::corrupt_data,
-                    "decoded to " + std::to_string(sizes[i]) + " bytes, expected " + std::to_string(slot.decoder_expected[i]),
-                    context(slot.decoder_names[i], slot.decoder_codecs));
+                    "decoded to " + std::to_string(sizes[i]) + " bytes, expected " + std::to_string(batch.expected),
+                    context(it.name, batch.codecs));
       }
     }
+  }
+
+  // A chunk the GPU decoder counted as decoded goes to CPU threads instead.
+  void hand_back(ReadItem&& item, const std::string& why) {
+    --stats_.chunks;
+    --stats_.gpu_decoded_chunks;
+    --stats_.decoder_gpu_chunks;
+    stats_.bytes_decoded -= gpu_chain_.decoded_bytes;
+    if (stats_.decoder_returned_chunks++ == 0) stats_.decoder_returned_why = why;
+    returned_.push_back(std::move(item));
   }
 
   ErrorContext context(const std::string& name, const std::string& codec) const {
     return {array_.path(), name, codec, array_.store()->describe()};
   }
 
-  void run_batch(std::size_t k, const std::vector<ReadItem>& items) {
+  void run_batch(std::size_t k, std::vector<ReadItem> items) {
     PipelineResources& r = *lease_;
-    SlotResources& slot = *r.slots[k % r.slots.size()];
-    retire(slot);
+    const std::size_t s = k % r.slots.size();
+    SlotResources& slot = *r.slots[s];
+    retire(s);
     const BatchLayout L = lay_out(items, chain_, gds_batch());
     std::byte* pinned = r.ring.acquire(k, L.pinned_bytes).data();
     slot.device.reserve(L.device_bytes);
     std::byte* dev = slot.device.data();
 
     fetch(items, L, pinned, dev);
-    const Descriptors d = describe(items, L, pinned, dev, slot);
+    InFlight& flight = in_flight_[s];
+    const Descriptors d = describe(items, L, pinned, dev, flight);
     enqueue(k, slot, L, d, pinned, dev);
 
     ++stats_.batches;
@@ -219,9 +271,10 @@ class Reader {
       else {
         stats_.bytes_decoded += chain_.decoded_bytes;
         ++(chain_.mode == Mode::gpu ? stats_.gpu_decoded_chunks : stats_.cpu_decoded_chunks);
-        if (decoder_) ++(chain_.mode == Mode::gpu && chain_.decoder ? stats_.zstd_gpu_chunks : stats_.zstd_cpu_chunks);
+        if (decoder_) ++(chain_.mode == Mode::gpu && chain_.decoder ? stats_.decoder_gpu_chunks : stats_.decoder_cpu_chunks);
       }
     }
+    flight.items = std::move(items);
   }
 
   // Host stage: reads (and CPU decoding) on the shared thread pool.
@@ -345,7 +398,7 @@ class Reader {
   // Writes the batch's descriptors into the start of the pinned slot (they
   // travel with the data in the one copy).
   Descriptors describe(const std::vector<ReadItem>& items, const BatchLayout& L, std::byte* pinned, std::byte* dev,
-                       SlotResources& slot) {
+                       InFlight& flight) {
     const std::size_t n = items.size();
     Descriptors d;
     std::uint64_t at = 0;
@@ -366,10 +419,10 @@ class Reader {
     auto* out_caps = reinterpret_cast<std::size_t*>(pinned + d.out_caps);
     auto* bytes_items = reinterpret_cast<codec::DeviceBytesItem*>(pinned + d.bytes_items);
     auto* array_items = reinterpret_cast<codec::DeviceArrayItem*>(pinned + d.array_items);
-    slot.decoder_names.clear();
-    slot.decoder_expected.clear();
-    slot.decoder_codecs = chain_.gpu_codecs;
-    slot.decoder = chain_.decoder;
+    flight.decoded.clear();
+    flight.expected = chain_.decoded_bytes;
+    flight.codecs = chain_.gpu_codecs;
+    flight.decoder = chain_.decoder;
 
     const std::size_t ndim = plan_.chunk_shape().size();
     std::vector<std::uint64_t> count(ndim);
@@ -405,8 +458,7 @@ class Reader {
         if (p.pinned_in == ItemPlacement::none) d.needs.known = false;  // a GDS read: never on the host
         out_ptrs[zi] = dev + p.decoder_out;
         out_caps[zi] = chain_.decoded_bytes;
-        slot.decoder_names.push_back(it.name);
-        slot.decoder_expected.push_back(chain_.decoded_bytes);
+        flight.decoded.push_back(i);
         ++zi;
         if (chain_.bytes_step) bytes_items[si++] = codec::DeviceBytesItem{p.decoder_out, p.decoded, chain_.decoded_bytes};
       }
@@ -517,6 +569,8 @@ class Reader {
   bool switchable_ = false;      // the two differ and the rule picks per batch
   codec::DecodeResources resources_;
   ResourceLease lease_;
+  std::vector<InFlight> in_flight_;
+  std::deque<ReadItem> returned_;  // handed back by the GPU decoder, for CPU threads
   gpu::Vec16 fill_;
   store::IoPath io_ = store::IoPath::posix;
   store::DeviceReader* device_reader_ = nullptr;  // the store, when it reads into device memory

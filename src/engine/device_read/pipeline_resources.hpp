@@ -27,11 +27,6 @@ struct SlotResources {
   gpu::DeviceBuffer temp;     // the batched decoder's temp
   gpu::PinnedBuffer results;  // the decoder's sizes and statuses, copied back
   bool pending = false;       // a batch was enqueued and not yet retired
-  // The batch to retire: the decoder's items in its order.
-  std::vector<std::string> decoder_names;
-  std::vector<std::size_t> decoder_expected;
-  std::string decoder_codecs;
-  const codec::BatchedDeviceDecoder* decoder = nullptr;
 };
 
 struct PipelineResources {

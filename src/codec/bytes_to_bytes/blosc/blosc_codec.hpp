@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "codec/bytes_to_bytes/blosc/blosc_device_decoder.hpp"
 #include "codec/codec.hpp"
 
 namespace zarrgpu::codec {
@@ -21,6 +22,7 @@ class BloscCodec final : public BytesToBytesCodec {
   Bytes decode_at_most(std::span<const std::byte> in, std::size_t max_size) const override;
   std::size_t max_encoded_size(std::size_t decoded_size) const override;
   Bytes encode(std::span<const std::byte> in) const override;
+  const BatchedDeviceDecoder* device_decoder() const override { return &blosc_device_decoder(cname_); }
 
  private:
   std::string name_;

@@ -2,6 +2,7 @@
 // block (numcodecs.LZ4's framing, not the LZ4 frame format).
 #pragma once
 
+#include "codec/bytes_to_bytes/lz4/lz4_device_decoder.hpp"
 #include "codec/codec.hpp"
 
 namespace zarrgpu::codec {
@@ -17,6 +18,7 @@ class Lz4Codec final : public BytesToBytesCodec {
   Bytes decode_at_most(std::span<const std::byte> in, std::size_t max_size) const override;
   std::size_t max_encoded_size(std::size_t decoded_size) const override;
   Bytes encode(std::span<const std::byte> in) const override;
+  const BatchedDeviceDecoder* device_decoder() const override { return &lz4_device_decoder(); }
 
  private:
   int acceleration_ = 1;

@@ -1,0 +1,44 @@
+#include "codec/bytes_to_bytes/blosc/blosc_device_choice.hpp"
+
+#include <algorithm>
+
+namespace zarrgpu::codec::blosc_device {
+
+bool gpu_decodes(std::string_view cname) noexcept {
+  // LZ4HC writes LZ4 blocks: the frame header names it lz4.
+  return cname == "blosclz" || cname == "lz4" || cname == "lz4hc";
+}
+
+std::size_t block_threshold(const DecodeResources& with) noexcept {
+  const std::size_t by_gpu = kBlocksPerSm * std::max(1u, with.gpu_sms);
+  const std::size_t by_cpu = kBlocksPerCpuThread * std::max(1u, with.cpu_threads);
+  return std::max<std::size_t>(1, std::min(by_gpu, by_cpu));
+}
+
+std::size_t estimated_blocks(std::size_t chunks, std::size_t chunk_bytes) noexcept {
+  const std::size_t per_chunk = std::max<std::size_t>(1, (chunk_bytes + kAssumedBlockBytes - 1) / kAssumedBlockBytes);
+  if (chunks > SIZE_MAX / per_chunk) return SIZE_MAX;
+  return chunks * per_chunk;
+}
+
+bool prefers_gpu(std::size_t chunks, std::size_t chunk_bytes, const DecodeResources& with) noexcept {
+  return chunks > 0 && estimated_blocks(chunks, chunk_bytes) >= block_threshold(with);
+}
+
+std::string describe(DecoderChoice choice, std::string_view cname, const DecodeResources& with) {
+  if (!gpu_decodes(cname))
+    return "CPU threads: the GPU decoder has no " + std::string(cname) + " (blosc_decoder=" +
+           std::string(to_string(choice)) + ")";
+  switch (choice) {
+    case DecoderChoice::cpu: return "CPU threads (blosc_decoder=cpu)";
+    case DecoderChoice::gpu: return "GPU (blosc_decoder=gpu)";
+    case DecoderChoice::auto_: break;
+  }
+  return "auto: GPU for batches of >= " + std::to_string(block_threshold(with)) + " Blosc blocks (min(" +
+         std::to_string(kBlocksPerSm) + " x " + std::to_string(with.gpu_sms) + " SMs, " +
+         std::to_string(kBlocksPerCpuThread) + " x " + std::to_string(with.cpu_threads) +
+         " CPU threads); a chunk counted as its bytes / " + std::to_string(kAssumedBlockBytes >> 10) +
+         " KiB), CPU threads otherwise";
+}
+
+}  // namespace zarrgpu::codec::blosc_device
