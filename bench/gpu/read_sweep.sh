@@ -27,7 +27,7 @@ r = json.loads(sys.stdin.read())
 s = r["stats"]
 print(f"{r['zarrgpu_gbps']:.2f} GB/s (runs {r['all_gbps']}); {s['batches']} batches, total {s['seconds_total']:.3f}s, "
       f"I/O {s['seconds_io']:.3f}s, H2D {s['seconds_h2d']:.3f}s, GPU decode {s['seconds_gpu_decode']:.3f}s; "
-      f"zstd on GPU {s['zstd_gpu_chunks']}, CPU {s['zstd_cpu_chunks']}; "
+      f"{s['decoder_codec'] or 'decoder'} on GPU {s['decoder_gpu_chunks']}, CPU {s['decoder_cpu_chunks']}; "
       f"stored bytes {s['bytes_read'] / max(s['seconds_total'], 1e-9) / 1e9:.2f} GB/s (last run)")
 EOF2
 )

@@ -79,6 +79,23 @@ struct DecodeResources {
   unsigned cpu_threads = 0;
 };
 
+// The batch size from which the rules of the batched GPU decoders (zstd,
+// lz4, blosc: their *_device_choice.hpp) send a batch to the GPU: the
+// smaller of `per_sm` units per SM and `per_cpu_thread` per CPU thread
+// (either side may set it), counts of 0 taken as 1, never below 1.
+inline std::size_t device_threshold(std::size_t per_sm, std::size_t per_cpu_thread, const DecodeResources& with) noexcept {
+  const std::size_t by_gpu = per_sm * (with.gpu_sms ? with.gpu_sms : 1);
+  const std::size_t by_cpu = per_cpu_thread * (with.cpu_threads ? with.cpu_threads : 1);
+  const std::size_t t = by_gpu < by_cpu ? by_gpu : by_cpu;
+  return t ? t : 1;
+}
+
+// device_threshold's terms in words: "min(16 x 132 SMs, 128 x 17 CPU threads)".
+inline std::string describe_threshold(std::size_t per_sm, std::size_t per_cpu_thread, const DecodeResources& with) {
+  return "min(" + std::to_string(per_sm) + " x " + std::to_string(with.gpu_sms) + " SMs, " +
+         std::to_string(per_cpu_thread) + " x " + std::to_string(with.cpu_threads) + " CPU threads)";
+}
+
 class BatchedDeviceDecoder {
  public:
   virtual ~BatchedDeviceDecoder() = default;

@@ -10,9 +10,7 @@ bool gpu_decodes(std::string_view cname) noexcept {
 }
 
 std::size_t block_threshold(const DecodeResources& with) noexcept {
-  const std::size_t by_gpu = kBlocksPerSm * std::max(1u, with.gpu_sms);
-  const std::size_t by_cpu = kBlocksPerCpuThread * std::max(1u, with.cpu_threads);
-  return std::max<std::size_t>(1, std::min(by_gpu, by_cpu));
+  return device_threshold(kBlocksPerSm, kBlocksPerCpuThread, with);
 }
 
 std::size_t estimated_blocks(std::size_t chunks, std::size_t chunk_bytes) noexcept {
@@ -34,11 +32,9 @@ std::string describe(DecoderChoice choice, std::string_view cname, const DecodeR
     case DecoderChoice::gpu: return "GPU (blosc_decoder=gpu)";
     case DecoderChoice::auto_: break;
   }
-  return "auto: GPU for batches of >= " + std::to_string(block_threshold(with)) + " Blosc blocks (min(" +
-         std::to_string(kBlocksPerSm) + " x " + std::to_string(with.gpu_sms) + " SMs, " +
-         std::to_string(kBlocksPerCpuThread) + " x " + std::to_string(with.cpu_threads) +
-         " CPU threads); a chunk counted as its bytes / " + std::to_string(kAssumedBlockBytes >> 10) +
-         " KiB), CPU threads otherwise";
+  return "auto: GPU for batches of >= " + std::to_string(block_threshold(with)) + " Blosc blocks (" +
+         describe_threshold(kBlocksPerSm, kBlocksPerCpuThread, with) + "; a chunk counted as its bytes / " +
+         std::to_string(kAssumedBlockBytes >> 10) + " KiB), CPU threads otherwise";
 }
 
 }  // namespace zarrgpu::codec::blosc_device
