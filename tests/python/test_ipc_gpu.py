@@ -27,6 +27,14 @@ def child_exports(code: str, sock: socket.socket) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", prog, str(sock.fileno())], pass_fds=(sock.fileno(),))
 
 
+def device_service(zarrgpu_bin, directory, budget: str, devices: str = "cuda:0"):
+    """`zarrgpu serve` on GPUs (the tests' Service defaults to host memory), started."""
+
+    svc = Service(zarrgpu_bin, directory, budget)
+    svc.args[svc.args.index("--device") + 1] = devices
+    return svc.start()
+
+
 def receive(sock: socket.socket) -> tuple[str, int | None]:
     msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 1)
     return msg.decode(), (fds[0] if fds else None)
@@ -104,12 +112,9 @@ def test_the_cache_service_lends_device_memory(zarrgpu_bin, tmp_path):
     allocations lent as POSIX fds, read-only, values as the store's."""
     import signal
 
-    from _ipc_service import Service
 
     _, data = make_store(tmp_path / "s.zarr")
-    svc = Service(zarrgpu_bin, tmp_path / "svc", "64MiB")
-    svc.args[svc.args.index("--device") + 1] = "cuda:0"
-    svc.start()
+    svc = device_service(zarrgpu_bin, tmp_path / "svc", "64MiB")
     try:
         with ipc.CacheClient(svc.socket_path) as c:
             assert c.memory == "device"
@@ -177,7 +182,7 @@ def test_killed_clients_and_service_give_the_device_memory_back(zarrgpu_bin, tmp
     import random
     import signal
 
-    from _ipc_service import Service, wait_for
+    from _ipc_service import wait_for
 
     torch = pytest.importorskip("torch")
     path = tmp_path / "big.zarr"
@@ -192,9 +197,7 @@ def test_killed_clients_and_service_give_the_device_memory_back(zarrgpu_bin, tmp
 
     slack = 16 << 20  # the driver's own bookkeeping between two readings
     start = free()
-    svc = Service(zarrgpu_bin, tmp_path / "svc", str(96 << 20))
-    svc.args[svc.args.index("--device") + 1] = "cuda:0"
-    svc.start()
+    svc = device_service(zarrgpu_bin, tmp_path / "svc", str(96 << 20))
     rng = random.Random(3838)
     after_round = []
     try:
@@ -242,15 +245,12 @@ def test_one_service_serves_two_gpus(zarrgpu_bin, tmp_path):
     memory lives on it (descriptor and DLPack say so), each GPU caches its own copy."""
     import signal
 
-    from _ipc_service import Service
 
     torch = pytest.importorskip("torch")
     if torch.cuda.device_count() < 2:
         pytest.skip("needs two GPUs")
     _, data = make_store(tmp_path / "s.zarr")
-    svc = Service(zarrgpu_bin, tmp_path / "svc", "64MiB")
-    svc.args[svc.args.index("--device") + 1] = "cuda:0,cuda:1"
-    svc.start()
+    svc = device_service(zarrgpu_bin, tmp_path / "svc", "64MiB", "cuda:0,cuda:1")
     try:
         with ipc.CacheClient(svc.socket_path) as c:
             assert c.devices == ["cuda:0", "cuda:1"]
@@ -272,12 +272,9 @@ def test_a_gpu_out_of_memory_is_that_clients_error(zarrgpu_bin, tmp_path):
     others on."""
     import signal
 
-    from _ipc_service import Service
 
     _, data = make_store(tmp_path / "s.zarr")
-    svc = Service(zarrgpu_bin, tmp_path / "svc", "16TiB")
-    svc.args[svc.args.index("--device") + 1] = "cuda:0"
-    svc.start()
+    svc = device_service(zarrgpu_bin, tmp_path / "svc", "16TiB")
     try:
         with ipc.CacheClient(svc.socket_path) as c, ipc.CacheClient(svc.socket_path) as other:
             with pytest.raises(zarrgpu.DeviceError, match="out of GPU memory"):
