@@ -4,7 +4,7 @@
 # (see bench/gpu/README.md for how to fetch them). Source it: it exports paths.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-need() { [ -e "$1" ] || { for d in "${@:2}"; do f=$(ls "$root"/.deps/${d}_*.deb 2>/dev/null | head -1); [ -n "$f" ] && dpkg -x "$f" / && echo "prepare: unpacked $(basename "$f")"; done; }; }
+need() { [ -e "$1" ] || { for d in "${@:2}"; do f=$(ls "$root"/.deps/${d}_*.deb "$root"/.deps-node/${d}_*.deb 2>/dev/null | head -1); [ -n "$f" ] && dpkg -x "$f" / && echo "prepare: unpacked $(basename "$f")"; done; }; }
 if [ -d "$root/.deps" ]; then
   need /usr/include/nlohmann/json.hpp nlohmann-json3-dev
   need /usr/include/blosc.h libblosc-dev libblosc1 libsnappy1v5
@@ -20,8 +20,8 @@ if [ -d "$root/.deps" ]; then
   need /usr/include/x86_64-linux-gnu/curl/curl.h libcurl4-openssl-dev
   need /usr/lib/x86_64-linux-gnu/libcurl.so.4 libcurl4
   # Node.js for the Node client's tests (Debian's, with its libraries and
-  # headers), only where the image has no node; bench/gpu/node_addon.sh builds
-  # the addon without node-gyp.
+  # headers, from .deps-node when carried), only where the image has no node;
+  # bench/gpu/node_addon.sh builds the addon without node-gyp.
   if ! command -v node >/dev/null; then
     need /usr/bin/node nodejs libnode108 libicu72 libuv1 libc-ares2 node-acorn node-xtend node-cjs-module-lexer \
       node-undici node-busboy
