@@ -96,6 +96,13 @@ inline std::string describe_threshold(std::size_t per_sm, std::size_t per_cpu_th
          std::to_string(per_cpu_thread) + " x " + std::to_string(with.cpu_threads) + " CPU threads)";
 }
 
+// A rule the user forced (cpu or gpu; not auto), as the read report says it:
+// "CPU threads (zstd_decoder=cpu)", "GPU (zstd_decoder=gpu)".
+inline std::string describe_forced(DecoderChoice choice, const char* setting) {
+  return std::string(choice == DecoderChoice::gpu ? "GPU (" : "CPU threads (") + setting + "=" +
+         (choice == DecoderChoice::gpu ? "gpu" : "cpu") + ")";
+}
+
 class BatchedDeviceDecoder {
  public:
   virtual ~BatchedDeviceDecoder() = default;

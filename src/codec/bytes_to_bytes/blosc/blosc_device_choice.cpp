@@ -27,11 +27,7 @@ std::string describe(DecoderChoice choice, std::string_view cname, const DecodeR
   if (!gpu_decodes(cname))
     return "CPU threads: the GPU decoder has no " + std::string(cname) + " (blosc_decoder=" +
            std::string(to_string(choice)) + ")";
-  switch (choice) {
-    case DecoderChoice::cpu: return "CPU threads (blosc_decoder=cpu)";
-    case DecoderChoice::gpu: return "GPU (blosc_decoder=gpu)";
-    case DecoderChoice::auto_: break;
-  }
+  if (choice != DecoderChoice::auto_) return describe_forced(choice, "blosc_decoder");
   return "auto: GPU for batches of >= " + std::to_string(block_threshold(with)) + " Blosc blocks (" +
          describe_threshold(kBlocksPerSm, kBlocksPerCpuThread, with) + "; a chunk counted as its bytes / " +
          std::to_string(kAssumedBlockBytes >> 10) + " KiB), CPU threads otherwise";

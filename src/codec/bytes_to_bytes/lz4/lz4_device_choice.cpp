@@ -11,11 +11,7 @@ bool prefers_gpu(std::size_t chunks, const DecodeResources& with) noexcept {
 }
 
 std::string describe(DecoderChoice choice, const DecodeResources& with) {
-  switch (choice) {
-    case DecoderChoice::cpu: return "CPU threads (lz4_decoder=cpu)";
-    case DecoderChoice::gpu: return "GPU (lz4_decoder=gpu)";
-    case DecoderChoice::auto_: break;
-  }
+  if (choice != DecoderChoice::auto_) return describe_forced(choice, "lz4_decoder");
   return "auto: GPU for batches of >= " + std::to_string(chunk_threshold(with)) + " chunks (" +
          describe_threshold(kChunksPerSm, kChunksPerCpuThread, with) + ": one GPU thread a chunk), CPU threads otherwise";
 }

@@ -20,11 +20,7 @@ bool prefers_gpu(std::size_t frames, std::size_t frame_bytes, const DecodeResour
 }
 
 std::string describe(DecoderChoice choice, const DecodeResources& with) {
-  switch (choice) {
-    case DecoderChoice::cpu: return "CPU threads (zstd_decoder=cpu)";
-    case DecoderChoice::gpu: return "GPU (zstd_decoder=gpu)";
-    case DecoderChoice::auto_: break;
-  }
+  if (choice != DecoderChoice::auto_) return describe_forced(choice, "zstd_decoder");
   return "auto: GPU for batches of >= " + std::to_string(frame_threshold(with)) + " frames (" +
          describe_threshold(kFramesPerSm, kFramesPerCpuThread, with) + ") or of frames of >= " +
          std::to_string(kLargeFrameBytes >> 10) + " KiB, CPU threads otherwise";
